@@ -1,0 +1,57 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Settings every target shares: the strict import and existential rules that
+/// swift-openapi-runtime, Hummingbird and swift-log build with.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "flowrun",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "FlowCore", targets: ["FlowCore"]),
+        .executable(name: "flowrun", targets: ["flowrun"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        .target(
+            name: "FlowCore",
+            dependencies: [
+                "CYAML",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "flowrun",
+            dependencies: [
+                "FlowCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FlowCoreTests",
+            dependencies: ["FlowCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "flowrunTests",
+            dependencies: ["flowrun", "FlowCore"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

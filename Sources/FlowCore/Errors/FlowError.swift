@@ -1,0 +1,96 @@
+/// The one error type of flowrun.
+///
+/// Every failure — a malformed file, a binding that reads nothing, a refused
+/// connection, a response that does not match its declared type — is mapped
+/// into a `FlowError`, so `flowrun lint`, the workflow's `catch` rules and the
+/// run report all see one shape: a stable ``Code``, a message, where it
+/// happened, and the underlying cause.
+///
+/// `description` is compiler-style, `path:line:col: error: message`, which is
+/// what `flowrun lint` prints.
+public struct FlowError: Error, Sendable, CustomStringConvertible {
+    /// The stable kind of a ``FlowError``.
+    ///
+    /// Codes are named by short kebab-case strings (`unknown-step`,
+    /// `invalid-yaml`) that stay stable across releases: JSON reports, SARIF
+    /// rule ids and the workflow's `catch` rules match on them. A Swift program
+    /// that embeds flowrun can define its own with ``init(_:)``.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The stable name of the code, for example `unknown-step`.
+        public let name: String
+
+        /// Creates a code with the given stable name.
+        /// - Parameter name: A kebab-case name, unique among codes.
+        public init(_ name: String) { self.name = name }
+
+        /// The code's stable name.
+        public var description: String { name }
+
+        /// The file could not be read.
+        public static let unreadableFile = Code("unreadable-file")
+        /// The text is not well-formed YAML (syntax error, tab indentation, unclosed quote, binary data).
+        public static let invalidYAML = Code("invalid-yaml")
+        /// A mapping declares the same key twice.
+        public static let duplicateKey = Code("duplicate-key")
+        /// The file exceeds a loader limit: size, nesting depth or alias expansion.
+        public static let limitExceeded = Code("limit-exceeded")
+        /// A value has the wrong YAML shape or type, such as `steps: 3`.
+        public static let typeMismatch = Code("type-mismatch")
+        /// A required key is missing.
+        public static let missingKey = Code("missing-key")
+        /// A mapping has a key that the format does not define.
+        public static let unknownKey = Code("unknown-key")
+        /// A value has the right type but is not allowed, such as `5 parsecs` as a duration.
+        public static let invalidValue = Code("invalid-value")
+        /// The `flowrun:` format version is missing or not supported.
+        public static let unsupportedVersion = Code("unsupported-version")
+        /// A runtime expression is malformed.
+        public static let invalidExpression = Code("invalid-expression")
+        /// A reference names a step that the workflow does not declare.
+        public static let unknownStep = Code("unknown-step")
+        /// A reference names something (type, server, interceptor, policy, var, input, output) that is not declared.
+        public static let unknownReference = Code("unknown-reference")
+        /// A binding reads a value whose declared type cannot flow where it is bound.
+        public static let bindingTypeMismatch = Code("binding-type-mismatch")
+        /// Steps depend on each other in a cycle.
+        public static let dependencyCycle = Code("dependency-cycle")
+        /// Two declarations share one name.
+        public static let duplicateName = Code("duplicate-name")
+        /// A declaration is never used (a warning).
+        public static let unused = Code("unused")
+        /// A step can never run (a warning).
+        public static let unreachable = Code("unreachable")
+    }
+
+    /// The stable kind of this error.
+    public var code: Code
+    /// A human-readable explanation that never contains secrets.
+    public var message: String
+    /// Where in the workflow file the problem is, when it has a place there.
+    public var location: SourceLocation?
+    /// The error that caused this one, when it wraps a foreign error.
+    public var underlyingError: (any Error)?
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - code: The stable kind of the error.
+    ///   - message: A human-readable explanation that never contains secrets.
+    ///   - location: Where in the workflow file the problem is.
+    ///   - underlyingError: The error that caused this one.
+    public init(
+        _ code: Code,
+        _ message: String,
+        at location: SourceLocation? = nil,
+        underlyingError: (any Error)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.location = location
+        self.underlyingError = underlyingError
+    }
+
+    /// The compiler-style `path:line:col: error: message` form.
+    public var description: String {
+        "\(location.map { "\($0): " } ?? "")error: \(message)"
+    }
+}
