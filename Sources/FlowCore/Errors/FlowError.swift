@@ -60,6 +60,29 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
         public static let unused = Code("unused")
         /// A step can never run (a warning).
         public static let unreachable = Code("unreachable")
+
+        /// No response: the connection was refused or reset, DNS or TLS failed, or the body was too large.
+        public static let transport = Code("transport")
+        /// One attempt took longer than the policy's `timeout.attempt`.
+        public static let attemptTimeout = Code("timeout.attempt")
+        /// The step took longer than the policy's `timeout.total`, or the run passed its deadline.
+        public static let totalTimeout = Code("timeout.total")
+        /// The response status is not one the step declares as a success.
+        public static let httpStatus = Code("http")
+        /// The response body is not the JSON (or form) the step declares.
+        public static let decode = Code("decode")
+        /// A value does not match its declared type: an input, a request body or a response.
+        public static let validation = Code("validation")
+        /// A binding could not be evaluated: a missing input or env var, a pointer that reads nothing.
+        public static let binding = Code("binding")
+        /// The circuit breaker is open, so no request was sent.
+        public static let circuitOpen = Code("circuit-open")
+        /// The run was cancelled.
+        public static let cancelled = Code("cancelled")
+        /// An interceptor failed.
+        public static let interceptor = Code("interceptor")
+        /// The workflow or run asks for something this build cannot do, such as an unregistered dispatcher.
+        public static let unsupported = Code("unsupported")
     }
 
     /// The stable kind of this error.
@@ -70,6 +93,16 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
     public var location: SourceLocation?
     /// The error that caused this one, when it wraps a foreign error.
     public var underlyingError: (any Error)?
+    /// The step that failed, for run-time errors.
+    public var stepID: String?
+    /// The one-based attempt that failed, for run-time errors.
+    public var attempt: Int?
+    /// The request that failed, as `METHOD url`, with secrets redacted.
+    public var request: String?
+    /// The response status, when there was a response.
+    public var status: Int?
+    /// The start of the response body (at most 512 bytes, secrets redacted), when there was a response.
+    public var responseExcerpt: String?
 
     /// Creates an error.
     /// - Parameters:
@@ -89,8 +122,12 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
         self.underlyingError = underlyingError
     }
 
-    /// The compiler-style `path:line:col: error: message` form.
+    /// The compiler-style `path:line:col: error: message` form; run-time errors name the step and attempt.
     public var description: String {
-        "\(location.map { "\($0): " } ?? "")error: \(message)"
+        var prefix = location.map { "\($0): " } ?? ""
+        if let stepID {
+            prefix += "step '\(stepID)'" + (attempt.map { ", attempt \($0)" } ?? "") + ": "
+        }
+        return "\(prefix)error: \(message)"
     }
 }

@@ -1,0 +1,65 @@
+/// Where a value template is evaluated, which decides the expressions it may use.
+enum BindingContext {
+    /// The initial value of a variable.
+    case variable(String)
+    /// A server URL.
+    case server
+    /// An interceptor's configuration.
+    case interceptor
+    /// The request of a step.
+    case request(Step)
+    /// The outputs or `set` of a step, after its response arrived.
+    case response(Step)
+    /// A `catch` rule's values, after a step failed.
+    case failure(Step?)
+    /// The workflow's outputs.
+    case workflowOutputs
+
+    /// The step whose dependencies grow when the template reads another step's outputs.
+    var dependentStep: Step? {
+        switch self {
+        case .request(let step), .response(let step): step
+        default: nil
+        }
+    }
+
+    /// Whether `$response...` and `$statusCode` are available.
+    var hasResponse: Bool {
+        switch self {
+        case .response: true
+        case .failure: true
+        default: false
+        }
+    }
+
+    /// Whether `$steps...` is available.
+    var hasSteps: Bool {
+        switch self {
+        case .variable, .server, .interceptor: false
+        default: true
+        }
+    }
+
+    /// What the context is, for messages.
+    var label: String {
+        switch self {
+        case .variable(let name): "the initial value of var '\(name)'"
+        case .server: "a server URL"
+        case .interceptor: "an interceptor"
+        case .request(let step): "the request of step '\(step.id.value)'"
+        case .response(let step): "the outputs of step '\(step.id.value)'"
+        case .failure: "a catch rule"
+        case .workflowOutputs: "the workflow outputs"
+        }
+    }
+}
+
+/// Where a template's value ends up, which decides the types it may have.
+enum Placement {
+    /// Anywhere a JSON value may go.
+    case value
+    /// Somewhere only a scalar fits; the associated text names it: "a URL path", "a header".
+    case scalar(String)
+    /// A query parameter: a scalar or an array of scalars (sent as repeated parameters).
+    case query
+}

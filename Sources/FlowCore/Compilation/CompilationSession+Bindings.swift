@@ -1,0 +1,242 @@
+/// Type-checking of value templates and the runtime expressions in them.
+extension CompilationSession {
+    /// Checks every expression of `template` in `context` and returns the template's static type.
+    /// - Returns: The type of the value, or `nil` when it is unknown.
+    /// - Parameters:
+    ///   - template: The template.
+    ///   - context: Where it is evaluated.
+    ///   - placement: Where its value goes.
+    ///   - location: Where it is written, for problems with the whole of a literal template.
+    mutating func checkTemplate(
+        _ template: ValueTemplate, in context: BindingContext, placement: Placement, at location: SourceLocation? = nil
+    ) -> JSONSchema? {
+        switch template {
+        case .literal(let value):
+            return JSONSchema(location: location ?? SourceLocation(path: workflow.path, line: 1, column: 1),
+                              types: [JSONSchema.TypeName(rawValue: value.typeName) ?? .string])
+        case .expression(let expression, let location):
+            let type = typeOf(expression, at: location, in: context)
+            checkPlacement(type, of: expression, at: location, placement: placement, embedded: false)
+            return type
+        case .string(let stringTemplate, let location):
+            for segment in stringTemplate.segments {
+                guard case .expression(let expression, let offset) = segment else { continue }
+                let at = location.advanced(by: offset)
+                let type = typeOf(expression, at: at, in: context)
+                let inner: Placement = if case .value = placement { .scalar("a string") } else { placement }
+                checkPlacement(type, of: expression, at: at, placement: inner, embedded: true)
+            }
+            return JSONSchema(location: location, types: [.string])
+        case .array(let elements):
+            let elementPlacement: Placement = if case .query = placement { .scalar("a query parameter") } else { .value }
+            for element in elements {
+                _ = checkTemplate(element, in: context, placement: elementPlacement, at: location)
+            }
+            if case .scalar(let label) = placement {
+                error(.bindingTypeMismatch, "a sequence cannot be bound into \(label)", at: template.firstLocation ?? location)
+            }
+            return nil
+        case .object(let members):
+            for (_, member) in members.sorted(by: { $0.key < $1.key }) {
+                _ = checkTemplate(member, in: context, placement: .value, at: location)
+            }
+            if case .value = placement {} else {
+                error(.bindingTypeMismatch, "a mapping cannot be bound into \(placement.label)",
+                      at: template.firstLocation ?? location)
+            }
+            return nil
+        }
+    }
+
+    private mutating func checkPlacement(
+        _ type: JSONSchema?, of expression: RuntimeExpression, at location: SourceLocation,
+        placement: Placement, embedded: Bool
+    ) {
+        guard let type, let resolved = navigator.resolve(type), let types = resolved.types, !types.isEmpty else {
+            return
+        }
+        let allowed: Set<JSONSchema.TypeName>
+        switch placement {
+        case .value: return
+        case .query: allowed = [.object]
+        case .scalar: allowed = [.object, .array]
+        }
+        if types.isSubset(of: allowed) {
+            error(.bindingTypeMismatch,
+                  "'\(expression)' is \(navigator.describe(type)), which cannot be bound into \(placement.label); bind one of its scalar members, such as '\(expression)#/id'",
+                  at: location)
+        }
+    }
+
+    /// The static type of an expression, after checking that what it reads exists.
+    mutating func typeOf(_ expression: RuntimeExpression, at location: SourceLocation, in context: BindingContext)
+        -> JSONSchema?
+    {
+        let nameLocation = expression.spans.name.map { location.advanced(by: $0) } ?? location
+        let base: JSONSchema?
+        switch expression.source {
+        case .input(let name):
+            usedInputs.insert(name)
+            guard let inputs = workflow.inputs, let resolved = navigator.resolve(inputs) else {
+                error(.unknownReference, "'\(expression)' reads input '\(name)', but the workflow declares no inputs",
+                      at: nameLocation)
+                return nil
+            }
+            if let property = resolved.property(name) {
+                base = property
+            } else if case .allowed(true) = resolved.additionalProperties {
+                base = nil
+            } else {
+                let names = resolved.properties.map(\.name)
+                error(.unknownReference,
+                      "unknown input '\(name)'\(Suggestion.didYouMean(name, in: names))\(names.isEmpty ? "; 'inputs' declares no properties" : "")",
+                      at: nameLocation)
+                return nil
+            }
+        case .variable(let name):
+            usedVars.insert(name)
+            if let step = context.dependentStep { varReads[step.id.value, default: []].insert(name) }
+            guard varsByName[name] != nil else {
+                let hint = varsByName.isEmpty
+                    ? "; the workflow declares no vars" : Suggestion.didYouMean(name, in: varsByName.keys)
+                error(.unknownReference, "unknown var '\(name)'\(hint)", at: nameLocation)
+                return nil
+            }
+            base = varType(name)
+        case .environment:
+            base = JSONSchema(location: location, types: [.string])
+        case .stepOutput(let stepID, let output):
+            guard context.hasSteps else {
+                error(.invalidExpression,
+                      "'\(expression)' cannot be used in \(context.label): step outputs do not exist yet there; bind it in a step's 'set' to update a var instead",
+                      at: location)
+                return nil
+            }
+            let stepLocation = expression.spans.step.map { location.advanced(by: $0) } ?? location
+            guard let target = stepsByID[stepID] else {
+                error(.unknownStep, "unknown step '\(stepID)'\(Suggestion.didYouMean(stepID, in: stepsByID.keys))",
+                      at: stepLocation)
+                return nil
+            }
+            if let dependent = context.dependentStep {
+                if dependent.id.value == stepID {
+                    let hint = if case .response = context { "; read its response with '$response.body' instead" } else { "" }
+                    error(.dependencyCycle, "step '\(stepID)' reads its own outputs\(hint)", at: stepLocation)
+                    return nil
+                }
+                dependencies[dependent.id.value, default: []].append(Located(stepID, at: stepLocation))
+            }
+            if target.onDemand, !(context.dependentStep?.onDemand ?? false) {
+                error(.invalidValue,
+                      "'\(expression)' reads an output of on-demand step '\(stepID)', which runs only when an interceptor or catch rule runs it; have it 'set' a var and read the var",
+                      at: stepLocation)
+                return nil
+            }
+            let outputs = outputTypes(of: stepID)
+            guard let type = outputs[output] else {
+                let names = target.outputs.map(\.name.value)
+                error(.unknownReference,
+                      "step '\(stepID)' has no output '\(output)'\(Suggestion.didYouMean(output, in: names))\(names.isEmpty ? "; it declares no outputs" : "")",
+                      at: nameLocation)
+                return nil
+            }
+            base = type
+        case .responseBody:
+            guard context.hasResponse, let step = responseStep(context) ?? nil else {
+                if !context.hasResponse {
+                    error(.invalidExpression,
+                          "'\(expression)' cannot be used in \(context.label): there is no response there; $response and $statusCode belong in a step's outputs and set",
+                          at: location)
+                }
+                return nil
+            }
+            return responseBodyType(expression, of: step, at: location)
+        case .responseHeader:
+            guard context.hasResponse else {
+                error(.invalidExpression,
+                      "'\(expression)' cannot be used in \(context.label): there is no response there; $response and $statusCode belong in a step's outputs and set",
+                      at: location)
+                return nil
+            }
+            return JSONSchema(location: location, types: [.string])
+        case .statusCode:
+            guard context.hasResponse else {
+                error(.invalidExpression,
+                      "'\(expression)' cannot be used in \(context.label): there is no response there; $response and $statusCode belong in a step's outputs and set",
+                      at: location)
+                return nil
+            }
+            return JSONSchema(location: location, types: [.integer])
+        }
+        return follow(expression, from: base, at: location)
+    }
+
+    private func responseStep(_ context: BindingContext) -> Step?? {
+        switch context {
+        case .response(let step): .some(step)
+        case .failure(let step): .some(step)
+        default: nil
+        }
+    }
+
+    /// Walks the expression's pointer, if any, from `base`.
+    private mutating func follow(_ expression: RuntimeExpression, from base: JSONSchema?, at location: SourceLocation)
+        -> JSONSchema?
+    {
+        guard let pointer = expression.pointer, !pointer.tokens.isEmpty else { return base }
+        switch navigator.walk(pointer.tokens, in: base) {
+        case .found(let type): return type
+        case .missing(let message, _):
+            let pointerLocation = expression.spans.pointer.map { location.advanced(by: $0) } ?? location
+            error(.bindingTypeMismatch, "'\(expression)' reads nothing: \(message)", at: pointerLocation)
+            return nil
+        }
+    }
+
+    /// The type at `$response.body#pointer` of `step`, checked against every success type it declares.
+    private mutating func responseBodyType(_ expression: RuntimeExpression, of step: Step, at location: SourceLocation)
+        -> JSONSchema?
+    {
+        let success = step.responses.filter { $0.status.value.isSuccess }
+        guard !success.isEmpty else { return nil }
+        guard let pointer = expression.pointer, !pointer.tokens.isEmpty else {
+            return success.count == 1 ? success[0].schema : nil
+        }
+        var failures: [String] = []
+        for response in success {
+            switch navigator.walk(pointer.tokens, in: response.schema) {
+            case .found(let type): return type
+            case .missing(let message, _): failures.append("\(response.status.value): \(message)")
+            }
+        }
+        let pointerLocation = expression.spans.pointer.map { location.advanced(by: $0) } ?? location
+        let detail = failures.count == 1 ? String(failures[0].drop { $0 != " " }.dropFirst()) : failures.joined(separator: "; ")
+        error(.bindingTypeMismatch,
+              "'\(expression)' reads nothing from the response of step '\(step.id.value)': \(detail)",
+              at: pointerLocation)
+        return nil
+    }
+}
+
+extension Placement {
+    /// What the placement is, for messages.
+    var label: String {
+        switch self {
+        case .value: "a value"
+        case .scalar(let label): label
+        case .query: "a query parameter"
+        }
+    }
+}
+
+extension ValueTemplate {
+    /// The location of the first expression or string in the template, for messages about the whole of it.
+    var firstLocation: SourceLocation? {
+        switch self {
+        case .literal: nil
+        case .expression(_, let location), .string(_, let location): location
+        case .array(let elements): elements.lazy.compactMap(\.firstLocation).first
+        case .object(let members): members.values.lazy.compactMap(\.firstLocation).min()
+        }
+    }
+}

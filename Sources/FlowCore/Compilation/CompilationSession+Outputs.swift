@@ -1,0 +1,87 @@
+/// Checks of the `catch` rules, the workflow outputs and unused declarations.
+extension CompilationSession {
+    mutating func checkCatchRules() {
+        for rule in workflow.catchRules {
+            var step: Step?
+            if let name = rule.step {
+                step = stepsByID[name.value]
+                if step == nil {
+                    error(.unknownStep,
+                          "unknown step '\(name.value)'\(Suggestion.didYouMean(name.value, in: stepsByID.keys))",
+                          at: name.location)
+                }
+            }
+            let context = BindingContext.failure(step)
+            switch rule.action {
+            case .fallback(let bindings):
+                let declared = step.map { Set($0.outputs.map(\.name.value)) }
+                for binding in bindings {
+                    if let step, let declared, !declared.contains(binding.name.value) {
+                        error(.unknownReference,
+                              "the fallback sets output '\(binding.name.value)', which step '\(step.id.value)' does not declare\(Suggestion.didYouMean(binding.name.value, in: declared))",
+                              at: binding.name.location)
+                    }
+                    _ = checkTemplate(binding.value, in: context, placement: .value, at: binding.name.location)
+                }
+            case .goto(let target):
+                if stepsByID[target.value] == nil {
+                    error(.unknownStep,
+                          "'goto' names unknown step '\(target.value)'\(Suggestion.didYouMean(target.value, in: stepsByID.keys))",
+                          at: target.location)
+                }
+            case .run(let target, _):
+                invokedSteps.insert(target.value)
+                checkOnDemandTarget(target, role: "the catch rule")
+            case .end(let bindings):
+                let declared = Set(workflow.outputs.map(\.name.value))
+                for binding in bindings {
+                    if !declared.contains(binding.name.value) {
+                        error(.unknownReference,
+                              "'end' sets workflow output '\(binding.name.value)', which 'outputs' does not declare\(Suggestion.didYouMean(binding.name.value, in: declared))",
+                              at: binding.name.location)
+                    }
+                    _ = checkTemplate(binding.value, in: context, placement: .value, at: binding.name.location)
+                }
+            }
+        }
+    }
+
+    mutating func checkWorkflowOutputs() {
+        var seen: Set<String> = []
+        for output in workflow.outputs {
+            if !seen.insert(output.name.value).inserted {
+                error(.duplicateName, "duplicate workflow output '\(output.name.value)'", at: output.name.location)
+            }
+            _ = checkTemplate(output.value, in: .workflowOutputs, placement: .value, at: output.name.location)
+        }
+    }
+
+    /// Warns about declarations nothing uses and on-demand steps nothing runs.
+    mutating func reportUnused() {
+        for type in workflow.types where !usedTypes.contains(type.name.value) {
+            warning(.unused, "type '\(type.name.value)' is never used", at: type.name.location)
+        }
+        for server in workflow.servers where !usedServers.contains(server.name.value) {
+            warning(.unused, "server '\(server.name.value)' is never used", at: server.name.location)
+        }
+        for declaration in workflow.interceptors where !usedInterceptors.contains(declaration.name.value) {
+            warning(.unused, "interceptor '\(declaration.name.value)' is never used", at: declaration.name.location)
+        }
+        for policy in workflow.policies where !usedPolicies.contains(policy.name.value) {
+            warning(.unused, "policy '\(policy.name.value)' is never used", at: policy.name.location)
+        }
+        for binding in workflow.vars where !usedVars.contains(binding.name.value) {
+            warning(.unused, "var '\(binding.name.value)' is never used", at: binding.name.location)
+        }
+        if let inputs = workflow.inputs.flatMap({ navigator.resolve($0) }) {
+            for property in inputs.properties where !usedInputs.contains(property.name) {
+                warning(.unused, "input '\(property.name)' is never used", at: property.schema.location)
+            }
+        }
+        for step in workflow.steps where step.onDemand && !invokedSteps.contains(step.id.value) {
+            warning(.unreachable,
+                    "on-demand step '\(step.id.value)' never runs: no interceptor or catch rule runs it",
+                    at: step.id.location)
+        }
+    }
+}

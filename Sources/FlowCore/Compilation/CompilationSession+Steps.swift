@@ -1,0 +1,104 @@
+/// Checks of steps: their outputs, requests, servers, interceptors and policies.
+extension CompilationSession {
+    /// The static type of each output of a step, checking the output bindings on first use.
+    mutating func outputTypes(of stepID: String) -> [String: JSONSchema?] {
+        if let memo = outputTypeMemo[stepID] { return memo }
+        guard let step = stepsByID[stepID] else { return [:] }
+        if outputTypesInProgress.contains(stepID) {
+            // Outputs that read each other in a circle: the cycle is reported by the dependency check.
+            return Dictionary(step.outputs.map { ($0.name.value, nil) }, uniquingKeysWith: { a, _ in a })
+        }
+        outputTypesInProgress.insert(stepID)
+        var types: [String: JSONSchema?] = [:]
+        for output in step.outputs {
+            if types[output.name.value] != nil {
+                error(.duplicateName, "duplicate output '\(output.name.value)'", at: output.name.location)
+            }
+            types[output.name.value] = .some(
+                checkTemplate(output.value, in: .response(step), placement: .value, at: output.name.location))
+        }
+        outputTypesInProgress.remove(stepID)
+        outputTypeMemo[stepID] = types
+        return types
+    }
+
+    /// Checks everything of a step but its outputs, and plans it.
+    mutating func checkStep(_ step: Step) -> PlannedStep {
+        let request = step.request
+        let context = BindingContext.request(step)
+        _ = checkTemplate(request.path, in: context, placement: .scalar("a URL path"), at: request.pathLocation)
+        for binding in request.query {
+            _ = checkTemplate(binding.value, in: context, placement: .query, at: binding.name.location)
+        }
+        for binding in request.headers {
+            _ = checkTemplate(binding.value, in: context, placement: .scalar("a header"), at: binding.name.location)
+        }
+        switch request.body {
+        case .json(let template, let location)?:
+            _ = checkTemplate(template, in: context, placement: .value, at: location)
+            if request.method.value == "GET" || request.method.value == "HEAD" {
+                warning(.invalidValue, "a \(request.method.value) request with a body; many servers ignore or refuse it",
+                        at: location)
+            }
+        case .form(let fields, _)?:
+            for field in fields {
+                _ = checkTemplate(field.value, in: context, placement: .query, at: field.name.location)
+            }
+        case nil:
+            break
+        }
+        for binding in step.set {
+            usedVars.insert(binding.name.value)
+            if varsByName[binding.name.value] == nil {
+                let hint = varsByName.isEmpty
+                    ? "; declare it under 'vars'" : Suggestion.didYouMean(binding.name.value, in: varsByName.keys)
+                error(.unknownReference, "'set' updates unknown var '\(binding.name.value)'\(hint)",
+                      at: binding.name.location)
+            }
+            _ = checkTemplate(binding.value, in: .response(step), placement: .value, at: binding.name.location)
+        }
+        var seenStatuses: [ResponseCase.Status: SourceLocation] = [:]
+        for response in step.responses {
+            if let first = seenStatuses[response.status.value] {
+                error(.duplicateName, "status '\(response.status.value)' is declared twice (first at line \(first.line))",
+                      at: response.status.location)
+            }
+            seenStatuses[response.status.value] = response.status.location
+        }
+        for name in step.after {
+            if stepsByID[name.value] == nil {
+                error(.unknownStep, "unknown step '\(name.value)'\(Suggestion.didYouMean(name.value, in: stepsByID.keys))",
+                      at: name.location)
+            } else if name.value == step.id.value {
+                error(.dependencyCycle, "step '\(name.value)' cannot run after itself", at: name.location)
+            } else {
+                dependencies[step.id.value, default: []].append(name)
+            }
+        }
+
+        let serverName = step.server ?? workflow.defaults.server
+        var server: Server?
+        if let serverName { server = resolveServer(serverName) }
+        let isAbsolute: Bool
+        if case .string(let template, _) = request.path, case .literal(let text)? = template.segments.first {
+            isAbsolute = text.hasPrefix("http://") || text.hasPrefix("https://")
+        } else if case .literal(.string(let text)) = request.path {
+            isAbsolute = text.hasPrefix("http://") || text.hasPrefix("https://")
+        } else {
+            isAbsolute = false
+        }
+        if serverName == nil && !isAbsolute {
+            error(.missingKey,
+                  "step '\(step.id.value)' has a relative path but no server; set 'server' on the step or under 'defaults'",
+                  at: request.pathLocation)
+        }
+        let interceptors = resolveInterceptors(step.interceptors ?? workflow.defaults.interceptors ?? [])
+        let policyName = step.policy ?? workflow.defaults.policy
+        let policy = policyName.flatMap { resolvePolicy($0) }
+        let dispatcher = (step.dispatcher ?? workflow.defaults.dispatcher)?.value ?? "http"
+        let outputs = outputTypes(of: step.id.value).compactMapValues { $0 }
+        return PlannedStep(
+            step: step, dependencies: [], server: server, interceptors: interceptors, policy: policy,
+            dispatcher: dispatcher, outputTypes: outputs)
+    }
+}

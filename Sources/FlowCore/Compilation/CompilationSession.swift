@@ -1,0 +1,210 @@
+/// The state of compiling one workflow: what has been resolved, used and reported so far.
+///
+/// The session runs the checks in a fixed order — types, servers and
+/// declarations, step outputs, step requests, catch rules, workflow outputs,
+/// dependencies, unused declarations — and only ever appends diagnostics, so
+/// one problem never hides another.
+struct CompilationSession {
+    let workflow: Workflow
+    var diagnostics: [Diagnostic] = []
+
+    let navigator: SchemaNavigator
+    let stepsByID: [String: Step]
+    let serversByName: [String: Server]
+    let interceptorsByName: [String: InterceptorDeclaration]
+    let policiesByName: [String: Policy]
+    let varsByName: [String: Binding]
+
+    /// Names referenced somewhere, to report unused declarations.
+    var usedTypes: Set<String> = []
+    var usedServers: Set<String> = []
+    var usedInterceptors: Set<String> = []
+    var usedPolicies: Set<String> = []
+    var usedVars: Set<String> = []
+    var usedInputs: Set<String> = []
+    /// On-demand steps that an interceptor or catch rule runs.
+    var invokedSteps: Set<String> = []
+
+    /// Data dependencies: step id → the steps whose outputs it reads (with where it reads them).
+    var dependencies: [String: [Located<String>]] = [:]
+    /// Variables each step reads, for ordering readers after setters.
+    var varReads: [String: Set<String>] = [:]
+
+    /// Output types by step id, computed on first use; `nil` entries are unknown types.
+    var outputTypeMemo: [String: [String: JSONSchema?]] = [:]
+    var outputTypesInProgress: Set<String> = []
+    var varTypeMemo: [String: JSONSchema?] = [:]
+
+    init(workflow: Workflow) {
+        self.workflow = workflow
+        var types: [String: JSONSchema] = [:]
+        for type in workflow.types { types[type.name.value] = type.schema }
+        self.navigator = SchemaNavigator(types: types)
+        var steps: [String: Step] = [:]
+        for step in workflow.steps where steps[step.id.value] == nil { steps[step.id.value] = step }
+        self.stepsByID = steps
+        self.serversByName = Dictionary(workflow.servers.map { ($0.name.value, $0) }, uniquingKeysWith: { a, _ in a })
+        self.interceptorsByName = Dictionary(
+            workflow.interceptors.map { ($0.name.value, $0) }, uniquingKeysWith: { a, _ in a })
+        self.policiesByName = Dictionary(workflow.policies.map { ($0.name.value, $0) }, uniquingKeysWith: { a, _ in a })
+        self.varsByName = Dictionary(workflow.vars.map { ($0.name.value, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    mutating func error(_ code: FlowError.Code, _ message: String, at location: SourceLocation?) {
+        diagnostics.append(Diagnostic(.error, code, message, at: location))
+    }
+
+    mutating func warning(_ code: FlowError.Code, _ message: String, at location: SourceLocation?) {
+        diagnostics.append(Diagnostic(.warning, code, message, at: location))
+    }
+
+    /// Runs every check and builds the plan (which the caller discards when there are errors).
+    mutating func run() -> Plan {
+        checkSchemas()
+        checkDuplicateSteps()
+        checkVars()
+        checkServers()
+        checkInterceptors()
+        checkPolicies()
+        for step in workflow.steps { _ = outputTypes(of: step.id.value) }
+        var planned: [String: PlannedStep] = [:]
+        for step in workflow.steps where planned[step.id.value] == nil {
+            planned[step.id.value] = checkStep(step)
+        }
+        checkCatchRules()
+        checkWorkflowOutputs()
+        let order = orderSteps()
+        reportUnused()
+        var steps = order.compactMap { planned[$0] }
+        for index in steps.indices { steps[index].dependencies = dependencyIDs(of: steps[index].id) }
+        return Plan(
+            workflow: workflow, steps: steps, types: navigator.types,
+            warnings: diagnostics.filter { $0.severity == .warning })
+    }
+
+    // MARK: Declarations
+
+    private mutating func checkDuplicateSteps() {
+        var first: [String: SourceLocation] = [:]
+        for step in workflow.steps {
+            if let earlier = first[step.id.value] {
+                error(.duplicateName,
+                      "duplicate step id '\(step.id.value)' (first declared at line \(earlier.line))",
+                      at: step.id.location)
+            } else {
+                first[step.id.value] = step.id.location
+            }
+        }
+    }
+
+    private mutating func checkVars() {
+        for binding in workflow.vars {
+            _ = varType(binding.name.value)
+        }
+    }
+
+    /// The static type of a variable, from its initial value.
+    mutating func varType(_ name: String) -> JSONSchema? {
+        if let memo = varTypeMemo[name] { return memo }
+        guard let binding = varsByName[name] else { return nil }
+        varTypeMemo[name] = .some(nil)  // Guards against a var that reads itself.
+        let type = checkTemplate(binding.value, in: .variable(name), placement: .value)
+        varTypeMemo[name] = type
+        return type
+    }
+
+    private mutating func checkServers() {
+        for server in workflow.servers {
+            _ = checkTemplate(server.url, in: .server, placement: .scalar("a server URL"))
+        }
+        if let name = workflow.defaults.server { _ = resolveServer(name) }
+    }
+
+    mutating func resolveServer(_ name: Located<String>) -> Server? {
+        usedServers.insert(name.value)
+        if let server = serversByName[name.value] { return server }
+        let hint = serversByName.isEmpty
+            ? "; the workflow declares no servers" : Suggestion.didYouMean(name.value, in: serversByName.keys)
+        error(.unknownReference, "unknown server '\(name.value)'\(hint)", at: name.location)
+        return nil
+    }
+
+    private mutating func checkInterceptors() {
+        for declaration in workflow.interceptors {
+            let context = BindingContext.interceptor
+            switch declaration.kind {
+            case .headers(let set, _):
+                for binding in set { _ = checkTemplate(binding.value, in: context, placement: .scalar("a header")) }
+            case .bearer(let token):
+                _ = checkTemplate(token, in: context, placement: .scalar("a header"))
+            case .basic(let username, let password):
+                _ = checkTemplate(username, in: context, placement: .scalar("a header"))
+                _ = checkTemplate(password, in: context, placement: .scalar("a header"))
+            case .apiKey(let placement, let value):
+                let label = if case .header = placement { "a header" } else { "a query parameter" }
+                _ = checkTemplate(value, in: context, placement: .scalar(label))
+            case .query(let bindings):
+                for binding in bindings {
+                    _ = checkTemplate(binding.value, in: context, placement: .scalar("a query parameter"))
+                }
+            case .refresh(_, let step):
+                invokedSteps.insert(step.value)
+                checkOnDemandTarget(step, role: "the refresh interceptor '\(declaration.name.value)'")
+            case .sign(let signing):
+                _ = checkTemplate(signing.key, in: context, placement: .scalar("a signing key"))
+            case .unwrap:
+                break
+            case .custom(_, let arguments):
+                for binding in arguments { _ = checkTemplate(binding.value, in: context, placement: .value) }
+            }
+        }
+        if let names = workflow.defaults.interceptors { _ = resolveInterceptors(names) }
+    }
+
+    /// Checks that `step` names an on-demand step.
+    mutating func checkOnDemandTarget(_ step: Located<String>, role: String) {
+        guard let target = stepsByID[step.value] else {
+            error(.unknownStep,
+                  "\(role) runs unknown step '\(step.value)'\(Suggestion.didYouMean(step.value, in: stepsByID.keys))",
+                  at: step.location)
+            return
+        }
+        if !target.onDemand {
+            error(.invalidValue,
+                  "\(role) runs step '\(step.value)', which is not on-demand; add 'on-demand: true' to it so it does not also run in the main flow",
+                  at: step.location)
+        }
+    }
+
+    mutating func resolveInterceptors(_ names: [Located<String>]) -> [InterceptorDeclaration] {
+        names.compactMap { name in
+            usedInterceptors.insert(name.value)
+            if let declaration = interceptorsByName[name.value] { return declaration }
+            let hint = interceptorsByName.isEmpty
+                ? "; the workflow declares no interceptors"
+                : Suggestion.didYouMean(name.value, in: interceptorsByName.keys)
+            error(.unknownReference, "unknown interceptor '\(name.value)'\(hint)", at: name.location)
+            return nil
+        }
+    }
+
+    private mutating func checkPolicies() {
+        for policy in workflow.policies {
+            if let attempt = policy.timeout?.attempt, let total = policy.timeout?.total, attempt.value > total.value {
+                error(.invalidValue,
+                      "the attempt timeout (\(attempt.value)) of policy '\(policy.name.value)' is longer than its total timeout (\(total.value))",
+                      at: attempt.location)
+            }
+        }
+        if let name = workflow.defaults.policy { _ = resolvePolicy(name) }
+    }
+
+    mutating func resolvePolicy(_ name: Located<String>) -> Policy? {
+        usedPolicies.insert(name.value)
+        if let policy = policiesByName[name.value] { return policy }
+        let hint = policiesByName.isEmpty
+            ? "; the workflow declares no policies" : Suggestion.didYouMean(name.value, in: policiesByName.keys)
+        error(.unknownReference, "unknown policy '\(name.value)'\(hint)", at: name.location)
+        return nil
+    }
+}

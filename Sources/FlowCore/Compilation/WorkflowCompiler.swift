@@ -1,0 +1,95 @@
+/// Compiles workflow files into ``Plan``s, reporting every problem it finds with its location.
+///
+/// Compilation is loading (``YAMLLoader``), decoding (``WorkflowDecoder``) and
+/// checking: every name resolves, every binding reads something that exists
+/// and has a type that fits where it is bound, the steps form no cycle. All
+/// diagnostics of a file are collected in one pass.
+///
+/// ```swift
+/// let result = WorkflowCompiler().check(yaml: text, path: "banking.yaml")
+/// for diagnostic in result.diagnostics { print(diagnostic) }
+/// if let plan = result.plan { /* run it */ }
+/// ```
+///
+/// Use ``compile(yaml:path:)`` when you only need the plan and the first error.
+public struct WorkflowCompiler: Sendable {
+    /// The outcome of checking one file.
+    public struct Result: Sendable {
+        /// The plan, when the file has no errors.
+        public var plan: Plan?
+        /// Every error and warning, sorted by location.
+        public var diagnostics: [Diagnostic]
+
+        /// Whether any diagnostic is an error.
+        public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    }
+
+    /// The limits the YAML loader enforces.
+    public var loaderLimits: YAMLLoader.Limits
+
+    /// Creates a compiler.
+    /// - Parameter loaderLimits: The limits on file size, nesting depth and alias expansion.
+    public init(loaderLimits: YAMLLoader.Limits = .default) {
+        self.loaderLimits = loaderLimits
+    }
+
+    /// Loads, decodes and checks a workflow given as text.
+    /// - Parameters:
+    ///   - yaml: The file's text.
+    ///   - path: The file's path, for locations.
+    /// - Returns: The plan, if any, and every diagnostic.
+    public func check(yaml: String, path: String) -> Result {
+        check(bytes: Array(yaml.utf8), path: path)
+    }
+
+    /// Loads, decodes and checks a workflow given as raw bytes.
+    /// - Parameters:
+    ///   - bytes: The file's contents.
+    ///   - path: The file's path, for locations.
+    /// - Returns: The plan, if any, and every diagnostic.
+    public func check(bytes: [UInt8], path: String) -> Result {
+        let root: YAMLNode
+        do {
+            root = try YAMLLoader(limits: loaderLimits).load(bytes, path: path)
+        } catch {
+            return Result(plan: nil, diagnostics: [Diagnostic(error)])
+        }
+        var decoder = WorkflowDecoder()
+        let workflow = decoder.decode(root, path: path)
+        return check(workflow, decodingDiagnostics: decoder.diagnostics)
+    }
+
+    /// Checks a decoded workflow.
+    /// - Parameters:
+    ///   - workflow: The workflow.
+    ///   - decodingDiagnostics: What decoding it found, to be reported with the rest.
+    /// - Returns: The plan, when there are no errors, and every diagnostic.
+    public func check(_ workflow: Workflow, decodingDiagnostics: [Diagnostic] = []) -> Result {
+        var session = CompilationSession(workflow: workflow)
+        session.diagnostics = decodingDiagnostics
+        let plan = session.run()
+        let diagnostics = session.diagnostics.sorted { lhs, rhs in
+            switch (lhs.location, rhs.location) {
+            case (let l?, let r?) where l != r: l < r
+            case (nil, _?): true
+            default: false
+            }
+        }
+        let hasErrors = diagnostics.contains { $0.severity == .error }
+        return Result(plan: hasErrors ? nil : plan, diagnostics: diagnostics)
+    }
+
+    /// Loads, decodes and checks a workflow, throwing its first error.
+    /// - Parameters:
+    ///   - yaml: The file's text.
+    ///   - path: The file's path, for locations.
+    /// - Returns: The plan.
+    /// - Throws: A ``FlowError`` for the first error, by location; warnings don't throw.
+    public func compile(yaml: String, path: String) throws(FlowError) -> Plan {
+        let result = check(yaml: yaml, path: path)
+        if let error = result.diagnostics.first(where: { $0.severity == .error }) {
+            throw FlowError(error.code, error.message, at: error.location)
+        }
+        return result.plan!
+    }
+}

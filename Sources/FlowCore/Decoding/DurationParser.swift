@@ -1,0 +1,45 @@
+/// Parses the durations workflow files write: `200ms`, `5s`, `1.5s`, `2m`, `1h`.
+enum DurationParser {
+    /// The units a duration may use, longest suffix first so `ms` wins over `s`.
+    private static let units: [(suffix: String, nanoseconds: Double)] = [
+        ("ms", 1e6), ("us", 1e3), ("s", 1e9), ("m", 60e9), ("h", 3600e9),
+    ]
+
+    /// Parses `text` into a duration.
+    /// - Parameter text: A number followed by `ms`, `s`, `m` or `h`.
+    /// - Returns: The duration, or a message saying what is wrong.
+    static func parse(_ text: String) -> Result<Duration, DurationSyntaxError> {
+        let trimmed = text.trimmingSpaces
+        guard let unit = units.first(where: { trimmed.hasSuffix($0.suffix) }) else {
+            return .failure(DurationSyntaxError(
+                message: "invalid duration '\(text)': expected a number and a unit, such as 200ms, 5s, 2m or 1h"))
+        }
+        let number = String(trimmed.dropLast(unit.suffix.count)).trimmingSpaces
+        guard let value = Double(number), value.isFinite, number.first != "+",
+            number.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" })
+        else {
+            return .failure(DurationSyntaxError(
+                message: "invalid duration '\(text)': expected a number and a unit, such as 200ms, 5s, 2m or 1h"))
+        }
+        guard value > 0 else {
+            return .failure(DurationSyntaxError(message: "invalid duration '\(text)': a duration must be positive"))
+        }
+        return .success(.nanoseconds(Int64((value * unit.nanoseconds).rounded())))
+    }
+}
+
+/// Why a duration did not parse.
+struct DurationSyntaxError: Error {
+    /// What is wrong, naming the text.
+    var message: String
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+        let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })!
+        return String(scalars[first...last])
+    }
+}

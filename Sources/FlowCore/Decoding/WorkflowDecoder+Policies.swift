@@ -1,0 +1,80 @@
+/// Decoding of `policies:` declarations.
+extension WorkflowDecoder {
+    mutating func policies(_ node: YAMLNode) -> [Policy] {
+        entries(node, "'policies'").compactMap { entry in
+            guard let fields = reader(entry.value, "policy '\(entry.name.value)'",
+                                      ["timeout", "retry", "circuitBreaker"])
+            else { return nil }
+            var policy = Policy(name: entry.name)
+            if let node = fields["timeout"], let timeout = reader(node, "'timeout'", ["attempt", "total"]) {
+                policy.timeout = Policy.Timeout(
+                    attempt: timeout["attempt"].flatMap { duration($0, "'timeout.attempt'") },
+                    total: timeout["total"].flatMap { duration($0, "'timeout.total'") })
+            }
+            if let node = fields["retry"] {
+                policy.retry = (node.sequence ?? [node]).compactMap { retryRule($0) }
+            }
+            if let node = fields["circuitBreaker"] { policy.circuitBreaker = circuitBreaker(node) }
+            return policy
+        }
+    }
+
+    private mutating func retryRule(_ node: YAMLNode) -> RetryRule? {
+        guard let fields = reader(node, "a retry rule", [
+            "when", "attempts", "delay", "backoff", "multiplier", "maxDelay", "jitter", "retryAfter",
+        ]) else { return nil }
+        var rule = RetryRule(location: node.location)
+        if let when = fields["when"] { rule.when = errorMatcher(when, allowStep: false).0 }
+        if let value = fields["attempts"].flatMap({ int($0, "'attempts'", in: 1...100) }) { rule.attempts = value }
+        if let value = fields["delay"].flatMap({ duration($0, "'delay'") }) { rule.delay = value.value }
+        if let node = fields["backoff"], let text = string(node, "'backoff'") {
+            if let backoff = RetryRule.Backoff(rawValue: text.value) {
+                rule.backoff = backoff
+            } else {
+                report(.invalidValue, "'backoff' is constant, linear or exponential, found '\(text.value)'", node)
+            }
+        }
+        if let node = fields["multiplier"], let value = number(node, "'multiplier'") {
+            if value >= 1 { rule.multiplier = value } else {
+                report(.invalidValue, "'multiplier' must be at least 1, found \(value)", node)
+            }
+        }
+        rule.maxDelay = fields["maxDelay"].flatMap { duration($0, "'maxDelay'")?.value }
+        if let node = fields["jitter"], let text = string(node, "'jitter'") {
+            if let jitter = RetryRule.Jitter(rawValue: text.value) {
+                rule.jitter = jitter
+            } else {
+                report(.invalidValue, "'jitter' is none, full or equal, found '\(text.value)'", node)
+            }
+        }
+        if let node = fields["retryAfter"], let retryAfter = reader(node, "'retryAfter'", ["honor", "max"]) {
+            rule.retryAfter = (
+                honor: retryAfter["honor"].flatMap { bool($0, "'honor'") } ?? true,
+                max: retryAfter["max"].flatMap { duration($0, "'retryAfter.max'")?.value }
+            )
+        }
+        return rule
+    }
+
+    private mutating func circuitBreaker(_ node: YAMLNode) -> Policy.CircuitBreaker? {
+        guard let fields = reader(node, "'circuitBreaker'",
+                                  ["failureRatio", "minimumThroughput", "window", "breakDuration"])
+        else { return nil }
+        var breaker = Policy.CircuitBreaker(
+            failureRatio: 0.5, minimumThroughput: 10, window: .seconds(30), breakDuration: .seconds(5),
+            location: node.location)
+        if let node = fields["failureRatio"], let ratio = number(node, "'failureRatio'") {
+            if ratio > 0 && ratio <= 1 { breaker.failureRatio = ratio } else {
+                report(.invalidValue, "'failureRatio' must be greater than 0 and at most 1, found \(ratio)", node)
+            }
+        }
+        if let value = fields["minimumThroughput"].flatMap({ int($0, "'minimumThroughput'", in: 1...Int.max) }) {
+            breaker.minimumThroughput = value
+        }
+        if let value = fields["window"].flatMap({ duration($0, "'window'") }) { breaker.window = value.value }
+        if let value = fields["breakDuration"].flatMap({ duration($0, "'breakDuration'") }) {
+            breaker.breakDuration = value.value
+        }
+        return breaker
+    }
+}

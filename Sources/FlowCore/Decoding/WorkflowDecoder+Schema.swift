@@ -1,0 +1,128 @@
+/// Decoding of the JSON Schema subset used by `types`, `inputs`, `response` and `bodyType`.
+extension WorkflowDecoder {
+    static let schemaKeys = [
+        "type", "nullable", "properties", "required", "additionalProperties", "items", "enum", "const", "oneOf",
+        "anyOf", "allOf", "$ref", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+        "minLength", "maxLength", "pattern", "minItems", "maxItems", "title", "description", "default",
+        "examples", "deprecated", "readOnly", "writeOnly",
+    ]
+
+    /// Decodes a schema; a bare string names a type.
+    mutating func schema(_ node: YAMLNode) -> JSONSchema {
+        if let scalar = node.scalar, case .string(let text) = scalar.value {
+            return JSONSchema(location: node.location, ref: Located(Self.typeName(fromRef: text), at: node.location))
+        }
+        guard let fields = reader(node, "a type", Self.schemaKeys) else { return .any(at: node.location) }
+
+        var types: Set<JSONSchema.TypeName>?
+        if let typeNode = fields["type"] {
+            types = []
+            for element in typeNode.sequence ?? [typeNode] {
+                guard let text = string(element, "'type'") else { continue }
+                if let type = JSONSchema.TypeName(rawValue: text.value) {
+                    types?.insert(type)
+                } else {
+                    report(.invalidValue,
+                           "unknown type '\(text.value)'\(Suggestion.didYouMean(text.value, in: JSONSchema.TypeName.allCases.map(\.rawValue))); JSON Schema types are null, boolean, integer, number, string, array and object",
+                           element)
+                }
+            }
+        }
+        if let nullable = fields["nullable"], bool(nullable, "'nullable'") == true {
+            types?.insert(.null)
+        }
+        var properties: [(name: String, schema: JSONSchema)] = []
+        if let node = fields["properties"] {
+            properties = entries(node, "'properties'").map { ($0.name.value, schema($0.value)) }
+        }
+        var required: [Located<String>] = []
+        if let node = fields["required"] {
+            if let elements = node.sequence {
+                required = elements.compactMap { string($0, "an entry of 'required'") }
+            } else {
+                report(.typeMismatch, "expected 'required' to be a sequence of property names, found \(node.kindDescription)", node)
+            }
+        }
+        var additional = JSONSchema.AdditionalProperties.unspecified
+        if let node = fields["additionalProperties"] {
+            if case .bool(let allowed)? = node.scalar?.value {
+                additional = .allowed(allowed)
+            } else {
+                additional = .schema(schema(node))
+            }
+        }
+        let value: (String) -> JSONValue? = { key in fields[key].map(Self.literal) }
+        var enumValues: [JSONValue]?
+        if let node = fields["enum"] {
+            if case .array(let values) = Self.literal(node) {
+                enumValues = values
+            } else {
+                report(.typeMismatch, "expected 'enum' to be a sequence of values, found \(node.kindDescription)", node)
+            }
+        }
+        return JSONSchema(
+            location: node.location,
+            types: types,
+            properties: properties,
+            required: required,
+            additionalProperties: additional,
+            items: fields["items"].map { schema($0) },
+            enumValues: enumValues,
+            constValue: value("const"),
+            oneOf: schemaList(fields["oneOf"], "'oneOf'"),
+            anyOf: schemaList(fields["anyOf"], "'anyOf'"),
+            allOf: schemaList(fields["allOf"], "'allOf'"),
+            ref: fields["$ref"].flatMap { string($0, "'$ref'") }.map {
+                Located(Self.typeName(fromRef: $0.value), at: $0.location)
+            },
+            format: fields["format"].flatMap { string($0, "'format'")?.value },
+            minimum: fields["minimum"].flatMap { number($0, "'minimum'") },
+            maximum: fields["maximum"].flatMap { number($0, "'maximum'") },
+            exclusiveMinimum: fields["exclusiveMinimum"].flatMap { number($0, "'exclusiveMinimum'") },
+            exclusiveMaximum: fields["exclusiveMaximum"].flatMap { number($0, "'exclusiveMaximum'") },
+            minLength: fields["minLength"].flatMap { int($0, "'minLength'", in: 0...Int.max) },
+            maxLength: fields["maxLength"].flatMap { int($0, "'maxLength'", in: 0...Int.max) },
+            pattern: fields["pattern"].flatMap { string($0, "'pattern'")?.value },
+            minItems: fields["minItems"].flatMap { int($0, "'minItems'", in: 0...Int.max) },
+            maxItems: fields["maxItems"].flatMap { int($0, "'maxItems'", in: 0...Int.max) },
+            defaultValue: value("default"),
+            description: fields["description"].flatMap { string($0, "'description'")?.value }
+        )
+    }
+
+    private mutating func schemaList(_ node: YAMLNode?, _ what: String) -> [JSONSchema] {
+        guard let node else { return [] }
+        guard let elements = node.sequence, !elements.isEmpty else {
+            report(.typeMismatch, "expected \(what) to be a non-empty sequence of types, found \(node.kindDescription)", node)
+            return []
+        }
+        return elements.map { schema($0) }
+    }
+
+    /// `User`, `#/types/User` and `#/components/schemas/User` all name the type `User`.
+    static func typeName(fromRef text: String) -> String {
+        for prefix in ["#/types/", "#/components/schemas/"] where text.hasPrefix(prefix) {
+            return String(text.dropFirst(prefix.count))
+        }
+        return text
+    }
+
+    /// The JSON value a YAML node denotes literally, with no expressions.
+    static func literal(_ node: YAMLNode) -> JSONValue {
+        switch node.content {
+        case .scalar(let scalar):
+            switch scalar.value {
+            case .null: return .null
+            case .bool(let b): return .bool(b)
+            case .int(let i): return .int(i)
+            case .double(let d): return .double(d)
+            case .string(let s): return .string(s)
+            }
+        case .sequence(let elements): return .array(elements.map(literal))
+        case .mapping(let pairs):
+            var object: [String: JSONValue] = [:]
+            for pair in pairs { object[pair.key.scalar?.text ?? ""] = literal(pair.value) }
+            return .object(object)
+        }
+    }
+}

@@ -1,0 +1,297 @@
+/// Turns the YAML node tree of a workflow file into a ``Workflow``, collecting every problem it finds.
+///
+/// The decoder checks shape only: which keys exist where, what type each
+/// value has, that durations, statuses and names are well-formed, and that
+/// runtime expressions parse. Whether names resolve and bindings type-check
+/// is the ``WorkflowCompiler``'s job. The decoder never stops at the first
+/// problem; a part that cannot be decoded is left out and the rest is still
+/// checked, so `flowrun lint` reports everything at once.
+///
+/// ```swift
+/// var decoder = WorkflowDecoder()
+/// let workflow = decoder.decode(root, path: "banking.yaml")
+/// for diagnostic in decoder.diagnostics { print(diagnostic) }
+/// ```
+public struct WorkflowDecoder {
+    /// The problems found so far, in the order found.
+    public internal(set) var diagnostics: [Diagnostic] = []
+
+    /// The format versions this decoder reads.
+    public static let supportedVersions = [1]
+
+    /// The keys a workflow file may have at its top level.
+    static let topLevelKeys = [
+        "flowrun", "name", "summary", "description", "inputs", "servers", "types", "vars", "interceptors",
+        "policies", "defaults", "steps", "catch", "outputs",
+    ]
+
+    /// Creates a decoder.
+    public init() {}
+
+    /// Decodes a workflow from the root node of its file.
+    ///
+    /// - Parameters:
+    ///   - root: The document's root node, as ``YAMLLoader`` returns it.
+    ///   - path: The path of the file, for the workflow's ``Workflow/path``.
+    /// - Returns: The workflow, with the parts that could not be decoded left out; check ``diagnostics``.
+    public mutating func decode(_ root: YAMLNode, path: String) -> Workflow {
+        var workflow = Workflow(path: path)
+        if root.scalar?.value == .null {
+            report(.typeMismatch, "the workflow file is empty; expected a mapping that starts with 'flowrun: 1'", root)
+            return workflow
+        }
+        guard let top = reader(root, "the workflow", Self.topLevelKeys, required: ["flowrun", "steps"]) else {
+            return workflow
+        }
+        if let node = top["flowrun"] {
+            if case .int(let version)? = node.scalar?.value, Self.supportedVersions.contains(version) {
+                workflow.version = version
+            } else {
+                report(.unsupportedVersion,
+                       "unsupported format version \(node.scalar?.text ?? node.kindDescription); this flowrun reads 'flowrun: 1'",
+                       node)
+            }
+        }
+        workflow.name = top["name"].flatMap { string($0, "'name'")?.value }
+        workflow.summary = top["summary"].flatMap { string($0, "'summary'")?.value }
+        workflow.description = top["description"].flatMap { string($0, "'description'")?.value }
+        workflow.inputs = top["inputs"].map { schema($0) }
+        if let node = top["servers"] { workflow.servers = servers(node) }
+        if let node = top["types"] {
+            workflow.types = entries(node, "'types'").map { NamedType(name: $0.name, schema: schema($0.value)) }
+        }
+        if let node = top["vars"] { workflow.vars = bindings(node, "'vars'") }
+        if let node = top["interceptors"] { workflow.interceptors = interceptors(node) }
+        if let node = top["policies"] { workflow.policies = policies(node) }
+        if let node = top["defaults"] { workflow.defaults = defaults(node) }
+        if let node = top["steps"] { workflow.steps = steps(node) }
+        if let node = top["catch"] { workflow.catchRules = catchRules(node) }
+        if let node = top["outputs"] { workflow.outputs = bindings(node, "'outputs'") }
+        return workflow
+    }
+
+    // MARK: Sections
+
+    private mutating func servers(_ node: YAMLNode) -> [Server] {
+        entries(node, "'servers'").compactMap { entry in
+            if entry.value.scalar != nil {
+                // `bank: "https://…"` is shorthand for `bank: { url: "https://…" }`.
+                return Server(name: entry.name, url: template(entry.value))
+            }
+            guard let fields = reader(entry.value, "server '\(entry.name.value)'", ["url", "description"],
+                                      required: ["url"]),
+                let url = fields["url"]
+            else { return nil }
+            return Server(
+                name: entry.name, url: template(url),
+                description: fields["description"].flatMap { string($0, "'description'")?.value })
+        }
+    }
+
+    private mutating func defaults(_ node: YAMLNode) -> Defaults {
+        var defaults = Defaults()
+        guard let fields = reader(node, "'defaults'", ["server", "interceptors", "policy", "dispatcher"]) else {
+            return defaults
+        }
+        defaults.server = fields["server"].flatMap { name($0, "'server'") }
+        defaults.interceptors = fields["interceptors"].map { nameList($0, "'interceptors'") }
+        defaults.policy = fields["policy"].flatMap { name($0, "'policy'") }
+        defaults.dispatcher = fields["dispatcher"].flatMap { name($0, "'dispatcher'") }
+        return defaults
+    }
+
+    static let stepKeys = [
+        "id", "description", "server", "dispatcher", "on-demand", "request", "response", "outputs", "set",
+        "interceptors", "policy", "idempotent", "after",
+    ]
+
+    private mutating func steps(_ node: YAMLNode) -> [Step] {
+        guard let elements = node.sequence else {
+            report(.typeMismatch, "expected 'steps' to be a sequence of steps, found \(node.kindDescription)", node)
+            return []
+        }
+        if elements.isEmpty { report(.invalidValue, "a workflow needs at least one step", node) }
+        return elements.compactMap { step($0) }
+    }
+
+    private mutating func step(_ node: YAMLNode) -> Step? {
+        let label = node.mapping?.first { $0.key.scalar?.text == "id" }?.value.scalar.map { "step '\($0.text)'" }
+        guard let fields = reader(node, label ?? "a step", Self.stepKeys, required: ["id", "request"]),
+            let id = fields["id"].flatMap({ name($0, "a step id") }),
+            let requestNode = fields["request"], let request = request(requestNode, stepID: id.value)
+        else { return nil }
+        var step = Step(id: id, location: node.location, request: request)
+        step.description = fields["description"].flatMap { string($0, "'description'")?.value }
+        step.server = fields["server"].flatMap { name($0, "'server'") }
+        step.dispatcher = fields["dispatcher"].flatMap { name($0, "'dispatcher'") }
+        step.onDemand = fields["on-demand"].flatMap { bool($0, "'on-demand'") } ?? false
+        step.idempotent = fields["idempotent"].flatMap { bool($0, "'idempotent'") }
+        if let response = fields["response"] { step.responses = responses(response, stepID: id.value) }
+        if let outputs = fields["outputs"] { step.outputs = bindings(outputs, "the outputs of step '\(id.value)'") }
+        if let set = fields["set"] { step.set = bindings(set, "'set' of step '\(id.value)'") }
+        step.interceptors = fields["interceptors"].map { nameList($0, "'interceptors'") }
+        step.policy = fields["policy"].flatMap { name($0, "'policy'") }
+        step.after = fields["after"].map { nameList($0, "'after'") } ?? []
+        return step
+    }
+
+    static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+
+    private mutating func request(_ node: YAMLNode, stepID: String) -> Request? {
+        guard let fields = reader(
+            node, "the request of step '\(stepID)'",
+            ["method", "path", "query", "headers", "body", "form", "bodyType"], required: ["method", "path"]),
+            let methodNode = fields["method"], let method = string(methodNode, "'method'"),
+            let pathNode = fields["path"]
+        else { return nil }
+        if !Self.methods.contains(method.value) {
+            let upper = method.value.uppercased()
+            let hint = Self.methods.contains(upper)
+                ? "; methods are upper-case: '\(upper)'" : Suggestion.didYouMean(upper, in: Self.methods)
+            report(.invalidValue, "unknown HTTP method '\(method.value)'\(hint)", methodNode)
+        }
+        if let text = pathNode.scalar?.text, case .string = pathNode.scalar?.value,
+            !(text.hasPrefix("/") || text.hasPrefix("{$") || text.hasPrefix("http://") || text.hasPrefix("https://"))
+        {
+            report(.invalidValue, "a request path starts with '/' (or is an absolute http(s) URL), found '\(text)'",
+                   pathNode)
+        } else if pathNode.scalar == nil || pathNode.scalar?.value.isString == false {
+            report(.typeMismatch, "expected the request path to be a string, found \(pathNode.kindDescription)",
+                   pathNode)
+        }
+        var request = Request(method: method, path: template(pathNode), pathLocation: pathNode.location)
+        if let query = fields["query"] { request.query = bindings(query, "'query'", names: .free) }
+        if let headers = fields["headers"] { request.headers = bindings(headers, "'headers'", names: .header) }
+        if let body = fields["body"] {
+            if let form = fields["form"] {
+                report(.invalidValue, "a request has either 'body' (JSON) or 'form', not both", form,
+                       key: fields.keyNode("form"))
+            }
+            request.body = .json(template(body), body.location)
+        } else if let form = fields["form"] {
+            request.body = .form(bindings(form, "'form'", names: .free), form.location)
+        }
+        request.bodyType = fields["bodyType"].map { schema($0) }
+        return request
+    }
+
+    private mutating func responses(_ node: YAMLNode, stepID: String) -> [ResponseCase] {
+        entries(node, "the response of step '\(stepID)'").compactMap { entry in
+            guard let status = statusPattern(entry.name.value, at: entry.name.location, allowDefault: true) else {
+                return nil
+            }
+            return ResponseCase(status: Located(status, at: entry.name.location), schema: schema(entry.value))
+        }
+    }
+
+    // MARK: Catch
+
+    private mutating func catchRules(_ node: YAMLNode) -> [CatchRule] {
+        guard let elements = node.sequence else {
+            report(.typeMismatch, "expected 'catch' to be a sequence of rules, found \(node.kindDescription)", node)
+            return []
+        }
+        let actions = ["fallback", "goto", "run", "end"]
+        return elements.compactMap { element -> CatchRule? in
+            guard let fields = reader(element, "a catch rule", ["when"] + actions + ["then"]) else { return nil }
+            var step: Located<String>?
+            var matcher = ErrorMatcher()
+            if let when = fields["when"] {
+                (matcher, step) = errorMatcher(when, allowStep: true)
+            }
+            let present = actions.filter { fields.contains($0) }
+            guard present.count == 1, let actionName = present.first, let value = fields[actionName] else {
+                report(.invalidValue,
+                       present.isEmpty
+                           ? "a catch rule needs one action: fallback, goto, run or end"
+                           : "a catch rule has one action; found \(present.map { "'\($0)'" }.joined(separator: " and "))",
+                       element)
+                return nil
+            }
+            if fields.contains("then") && actionName != "run" {
+                report(.invalidValue, "'then' belongs to a 'run' action", fields.keyNode("then")!)
+            }
+            let action: CatchRule.Action
+            switch actionName {
+            case "fallback": action = .fallback(bindings(value, "'fallback'"))
+            case "end": action = .end(bindings(value, "'end'"))
+            case "goto":
+                guard let target = name(value, "'goto'") else { return nil }
+                action = .goto(target)
+            default:
+                guard let target = name(value, "'run'") else { return nil }
+                var then = CatchRule.Continuation.fail
+                if let node = fields["then"], let word = string(node, "'then'") {
+                    if let parsed = CatchRule.Continuation(rawValue: word.value) {
+                        then = parsed
+                    } else {
+                        report(.invalidValue, "'then' is 'fail' or 'continue', found '\(word.value)'", node)
+                    }
+                }
+                action = .run(target, then: then)
+            }
+            return CatchRule(step: step, when: matcher, action: action, location: element.location)
+        }
+    }
+
+    /// Decodes a `when:` mapping of a retry or catch rule.
+    mutating func errorMatcher(_ node: YAMLNode, allowStep: Bool) -> (ErrorMatcher, Located<String>?) {
+        var matcher = ErrorMatcher()
+        guard let fields = reader(node, "'when'", allowStep ? ["step", "status", "errors"] : ["status", "errors"])
+        else { return (matcher, nil) }
+        if let status = fields["status"] {
+            for element in status.sequence ?? [status] {
+                guard let text = element.scalar?.text,
+                    let pattern = statusPattern(text, at: element.location, allowDefault: false)
+                else {
+                    if element.scalar == nil {
+                        report(.typeMismatch, "expected a status such as 404 or '5XX', found \(element.kindDescription)",
+                               element)
+                    }
+                    continue
+                }
+                matcher.statuses.append(Located(pattern, at: element.location))
+            }
+        }
+        if let errors = fields["errors"] {
+            for element in errors.sequence ?? [errors] {
+                guard let kind = string(element, "an error kind") else { continue }
+                if !ErrorMatcher.knownKinds.contains(kind.value) && !kind.value.hasPrefix("x-") {
+                    report(.invalidValue,
+                           "unknown error kind '\(kind.value)'\(Suggestion.didYouMean(kind.value, in: ErrorMatcher.knownKinds)); kinds are \(ErrorMatcher.knownKinds.joined(separator: ", ")), or a custom kind starting with 'x-'",
+                           element)
+                }
+                matcher.kinds.append(kind)
+            }
+        }
+        return (matcher, fields["step"].flatMap { name($0, "'step'") })
+    }
+
+    /// Parses `200`, `4XX`/`4xx` or (where allowed) `default`.
+    mutating func statusPattern(_ text: String, at location: SourceLocation, allowDefault: Bool)
+        -> ResponseCase.Status?
+    {
+        if text == "default" && allowDefault { return .default }
+        if let code = Int(text), (100...599).contains(code) { return .code(code) }
+        let scalars = Array(text.unicodeScalars)
+        if scalars.count == 3, let digit = Int(String(scalars[0])), (1...5).contains(digit),
+            scalars[1...].allSatisfy({ $0 == "X" || $0 == "x" })
+        {
+            return .range(digit)
+        }
+        diagnostics.append(Diagnostic(
+            .error, .invalidValue,
+            "invalid status '\(text)'; expected a code from 100 to 599, a class such as '4XX'"
+                + (allowDefault ? ", or 'default'" : ""),
+            at: location))
+        return nil
+    }
+}
+
+extension YAMLScalar.Value {
+    /// Whether the value is a string.
+    var isString: Bool {
+        if case .string = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,51 @@
+/// "Did you mean …?" suggestions for misspelled names.
+enum Suggestion {
+    /// The candidate closest to `name` by edit distance, if it is close enough to be a plausible typo.
+    ///
+    /// A candidate qualifies when the case-insensitive Levenshtein distance is at
+    /// most a third of the longer name's length (and at least 1), so `userID`
+    /// suggests `userId` but `x` does not suggest `token`.
+    /// - Parameters:
+    ///   - name: The name the user wrote.
+    ///   - candidates: The names that exist.
+    /// - Returns: The best candidate, or `nil`.
+    static func closest<S: Sequence<String>>(to name: String, in candidates: S) -> String? {
+        let target = Array(name.lowercased().unicodeScalars)
+        var best: (name: String, distance: Int)?
+        for candidate in candidates where candidate != name {
+            let other = Array(candidate.lowercased().unicodeScalars)
+            let limit = max(1, max(target.count, other.count) / 3)
+            guard abs(target.count - other.count) <= limit else { continue }
+            let distance = editDistance(target, other)
+            if distance <= limit, distance < (best?.distance ?? .max) {
+                best = (candidate, distance)
+            }
+        }
+        return best?.name
+    }
+
+    /// `" (did you mean 'x'?)"` when a close candidate exists, else the empty string.
+    /// - Parameters:
+    ///   - name: The name the user wrote.
+    ///   - candidates: The names that exist.
+    /// - Returns: The suffix to append to a message.
+    static func didYouMean<S: Sequence<String>>(_ name: String, in candidates: S) -> String {
+        closest(to: name, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    }
+
+    private static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

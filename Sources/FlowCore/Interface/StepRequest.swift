@@ -1,0 +1,65 @@
+/// One HTTP request as a step sends it: the method, the absolute URL, header fields and body.
+///
+/// The engine builds it from the step's declared request and its bound
+/// values; interceptors may rewrite it; a ``Dispatcher`` performs it.
+public struct StepRequest: Sendable, Hashable {
+    /// The method, upper-case: `GET`, `POST`, …
+    public var method: String
+    /// The absolute URL, path segments and query values already percent-encoded.
+    public var url: String
+    /// The header fields.
+    public var headers: HeaderFields
+    /// The body bytes, if any.
+    public var body: [UInt8]?
+
+    /// Creates a request.
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - url: The absolute, encoded URL.
+    ///   - headers: The header fields.
+    ///   - body: The body bytes.
+    public init(method: String, url: String, headers: HeaderFields = [:], body: [UInt8]? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The path of the URL, without the query, still percent-encoded: `/account/42`.
+    public var path: String {
+        let afterScheme = url.firstRange(of: "://").map { url[$0.upperBound...] } ?? url[...]
+        let pathStart = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
+        let rest = afterScheme[pathStart...]
+        let end = rest.firstIndex { $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let path = String(rest[..<end])
+        return path.isEmpty ? "/" : path
+    }
+
+    /// The raw query of the URL, without the `?`, or `nil` when there is none.
+    public var query: String? {
+        guard let mark = url.firstIndex(of: "?") else { return nil }
+        let rest = url[url.index(after: mark)...]
+        return String(rest[..<(rest.firstIndex(of: "#") ?? rest.endIndex)])
+    }
+}
+
+/// One HTTP response as a ``Dispatcher`` returns it.
+public struct StepResponse: Sendable, Hashable {
+    /// The status code.
+    public var status: Int
+    /// The header fields.
+    public var headers: HeaderFields
+    /// The body bytes.
+    public var body: [UInt8]
+
+    /// Creates a response.
+    /// - Parameters:
+    ///   - status: The status code.
+    ///   - headers: The header fields.
+    ///   - body: The body bytes.
+    public init(status: Int, headers: HeaderFields = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}

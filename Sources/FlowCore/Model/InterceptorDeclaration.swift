@@ -1,0 +1,71 @@
+/// A named interceptor declared under `interceptors:`.
+///
+/// Each declaration has exactly one kind, chosen by the key it uses
+/// (`headers`, `bearer`, `basic`, `apiKey`, `query`, `run` (refresh), `sign`,
+/// `unwrap`, `use`).
+public struct InterceptorDeclaration: Sendable {
+    /// The interceptor's name.
+    public var name: Located<String>
+    /// What the interceptor does.
+    public var kind: Kind
+
+    /// What a declared interceptor does.
+    public enum Kind: Sendable {
+        /// Sets header fields and removes others.
+        case headers(set: [Binding], remove: [Located<String>])
+        /// Sets `Authorization: Bearer <token>`.
+        case bearer(token: ValueTemplate)
+        /// Sets `Authorization: Basic <base64(user:password)>`.
+        case basic(username: ValueTemplate, password: ValueTemplate)
+        /// Sends an API key in a header or a query parameter.
+        case apiKey(placement: APIKeyPlacement, value: ValueTemplate)
+        /// Adds query parameters.
+        case query([Binding])
+        /// On one of `statuses` (`when: { status: 401 }` by default), runs the on-demand `step`, then replays the request once.
+        case refresh(statuses: [Int], step: Located<String>)
+        /// Signs the request with HMAC-SHA256 over method, path, body and timestamp.
+        case sign(HMACSigning)
+        /// Replaces a JSON response body by the value at a pointer, unwrapping a `data:` envelope.
+        case unwrap(JSONPointer)
+        /// An interceptor that the embedding Swift program registered under `name`.
+        case custom(name: Located<String>, arguments: [Binding])
+    }
+
+    /// Creates a declaration.
+    /// - Parameters:
+    ///   - name: The interceptor's name.
+    ///   - kind: What it does.
+    public init(name: Located<String>, kind: Kind) {
+        self.name = name
+        self.kind = kind
+    }
+}
+
+/// Where an API-key interceptor puts the key.
+public enum APIKeyPlacement: Sendable, Hashable {
+    /// In the named header field.
+    case header(String)
+    /// In the named query parameter.
+    case query(String)
+}
+
+/// How a `sign:` interceptor signs requests.
+public struct HMACSigning: Sendable {
+    /// The secret key.
+    public var key: ValueTemplate
+    /// The header field that receives the hex signature; `X-Signature` by default.
+    public var header: String
+    /// The header field that receives the Unix timestamp; `X-Timestamp` by default.
+    public var timestampHeader: String
+
+    /// Creates a signing configuration.
+    /// - Parameters:
+    ///   - key: The secret key.
+    ///   - header: The signature header field.
+    ///   - timestampHeader: The timestamp header field.
+    public init(key: ValueTemplate, header: String = "X-Signature", timestampHeader: String = "X-Timestamp") {
+        self.key = key
+        self.header = header
+        self.timestampHeader = timestampHeader
+    }
+}

@@ -1,0 +1,193 @@
+/// A named error policy: timeouts, ordered retry rules and a circuit breaker.
+public struct Policy: Sendable {
+    /// The policy's name.
+    public var name: Located<String>
+    /// The per-attempt and total time limits.
+    public var timeout: Timeout?
+    /// Retry rules; the first whose `when` matches a failure decides, each with its own attempt counter.
+    public var retry: [RetryRule]
+    /// The circuit breaker, if any.
+    public var circuitBreaker: CircuitBreaker?
+
+    /// Creates a policy without timeouts, retries or breaker.
+    /// - Parameter name: The policy's name.
+    public init(name: Located<String>) {
+        self.name = name
+        self.retry = []
+    }
+
+    /// The per-attempt and total time limits of a step.
+    public struct Timeout: Sendable {
+        /// The limit for one attempt.
+        public var attempt: Located<Duration>?
+        /// The limit for all attempts of the step together, delays included.
+        public var total: Located<Duration>?
+
+        /// Creates time limits.
+        /// - Parameters:
+        ///   - attempt: The limit for one attempt.
+        ///   - total: The limit for all attempts.
+        public init(attempt: Located<Duration>? = nil, total: Located<Duration>? = nil) {
+            self.attempt = attempt
+            self.total = total
+        }
+    }
+
+    /// A circuit breaker: opens when too many calls fail, then lets a single probe through.
+    public struct CircuitBreaker: Sendable {
+        /// The failure ratio (0 < r ≤ 1) over the window at which the breaker opens.
+        public var failureRatio: Double
+        /// The number of calls the window must hold before the ratio counts.
+        public var minimumThroughput: Int
+        /// The sliding window the ratio is computed over.
+        public var window: Duration
+        /// How long the breaker stays open before it lets a probe through.
+        public var breakDuration: Duration
+        /// Where the breaker is declared.
+        public var location: SourceLocation
+
+        /// Creates a breaker.
+        /// - Parameters:
+        ///   - failureRatio: The failure ratio that opens it.
+        ///   - minimumThroughput: The calls needed before the ratio counts.
+        ///   - window: The sampling window.
+        ///   - breakDuration: How long it stays open.
+        ///   - location: Where it is declared.
+        public init(
+            failureRatio: Double,
+            minimumThroughput: Int,
+            window: Duration,
+            breakDuration: Duration,
+            location: SourceLocation
+        ) {
+            self.failureRatio = failureRatio
+            self.minimumThroughput = minimumThroughput
+            self.window = window
+            self.breakDuration = breakDuration
+            self.location = location
+        }
+    }
+}
+
+/// Which failures a retry or catch rule applies to.
+public struct ErrorMatcher: Sendable {
+    /// Status patterns of HTTP failures; empty means any.
+    public var statuses: [Located<ResponseCase.Status>]
+    /// Error kinds (`transport`, `timeout`, `http`, ...); empty means any.
+    public var kinds: [Located<String>]
+
+    /// Creates a matcher.
+    /// - Parameters:
+    ///   - statuses: Status patterns.
+    ///   - kinds: Error kinds.
+    public init(statuses: [Located<ResponseCase.Status>] = [], kinds: [Located<String>] = []) {
+        self.statuses = statuses
+        self.kinds = kinds
+    }
+
+    /// The error kinds flowrun raises itself; a custom kind raised from Swift starts with `x-`.
+    public static let knownKinds: [String] = [
+        "transport", "timeout", "timeout.attempt", "timeout.total", "http", "decode", "validation",
+        "binding", "circuit-open", "cancelled", "interceptor",
+    ]
+}
+
+/// One retry rule of a policy.
+public struct RetryRule: Sendable {
+    /// How the delay grows from one attempt to the next.
+    public enum Backoff: String, Sendable, CaseIterable {
+        /// The same delay each time.
+        case constant
+        /// `delay × n` before the n-th retry.
+        case linear
+        /// `delay × multiplier^(n-1)` before the n-th retry.
+        case exponential
+    }
+
+    /// How the delay is randomised.
+    public enum Jitter: String, Sendable, CaseIterable {
+        /// No randomisation.
+        case none
+        /// A uniform random delay between zero and the computed delay.
+        case full
+        /// Half the computed delay plus a uniform random part of the other half.
+        case equal
+    }
+
+    /// Which failures the rule retries.
+    public var when: ErrorMatcher
+    /// Total tries, the first included.
+    public var attempts: Int
+    /// The base delay.
+    public var delay: Duration
+    /// How the delay grows.
+    public var backoff: Backoff
+    /// The growth factor of exponential backoff.
+    public var multiplier: Double
+    /// The cap on any single delay.
+    public var maxDelay: Duration?
+    /// The randomisation.
+    public var jitter: Jitter
+    /// Whether to wait as long as the server's `Retry-After` asks, and the cap on that wait.
+    public var retryAfter: (honor: Bool, max: Duration?)
+    /// Where the rule is declared.
+    public var location: SourceLocation
+
+    /// Creates a rule with the defaults: 3 attempts, 200 ms constant delay, no jitter.
+    /// - Parameter location: Where the rule is declared.
+    public init(location: SourceLocation) {
+        self.when = ErrorMatcher()
+        self.attempts = 3
+        self.delay = .milliseconds(200)
+        self.backoff = .constant
+        self.multiplier = 2
+        self.jitter = .none
+        self.retryAfter = (honor: true, max: nil)
+        self.location = location
+    }
+}
+
+/// A central failure-handling rule under `catch:`.
+public struct CatchRule: Sendable {
+    /// What a ``CatchRule`` does with a failure it matches.
+    public enum Action: Sendable {
+        /// Use these values as the failed step's outputs and continue.
+        case fallback([Binding])
+        /// Continue at this step.
+        case goto(Located<String>)
+        /// Run this on-demand step, then fail or continue.
+        case run(Located<String>, then: Continuation)
+        /// End the run successfully with these workflow outputs.
+        case end([Binding])
+    }
+
+    /// What happens after a `run` action.
+    public enum Continuation: String, Sendable {
+        /// The run fails with the original error.
+        case fail
+        /// The run continues as if the step had produced no outputs.
+        case `continue`
+    }
+
+    /// The step whose failures the rule handles; any step when `nil`.
+    public var step: Located<String>?
+    /// Which failures the rule handles.
+    public var when: ErrorMatcher
+    /// What it does.
+    public var action: Action
+    /// Where the rule is declared.
+    public var location: SourceLocation
+
+    /// Creates a rule.
+    /// - Parameters:
+    ///   - step: The step whose failures it handles.
+    ///   - when: Which failures it handles.
+    ///   - action: What it does.
+    ///   - location: Where it is declared.
+    public init(step: Located<String>?, when: ErrorMatcher, action: Action, location: SourceLocation) {
+        self.step = step
+        self.when = when
+        self.action = action
+        self.location = location
+    }
+}

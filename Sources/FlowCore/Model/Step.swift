@@ -1,0 +1,142 @@
+/// One API call of a workflow: its request, the types of its responses, and what it binds.
+public struct Step: Sendable {
+    /// The step's id, unique in the workflow.
+    public var id: Located<String>
+    /// A description for readers.
+    public var description: String?
+    /// Where the step is declared (its `- id:` entry).
+    public var location: SourceLocation
+    /// The server to send the request to; ``Defaults/server`` when `nil`.
+    public var server: Located<String>?
+    /// The dispatcher that performs the request; ``Defaults/dispatcher`` when `nil`.
+    public var dispatcher: Located<String>?
+    /// When `true`, the step runs only when an interceptor or a `catch` rule runs it.
+    public var onDemand: Bool
+    /// The request to send.
+    public var request: Request
+    /// The declared response types by status, in file order.
+    public var responses: [ResponseCase]
+    /// The step's outputs, which later steps read as `$steps.<id>.outputs.<name>`.
+    public var outputs: [Binding]
+    /// Variables the step updates after it succeeds.
+    public var set: [Binding]
+    /// The interceptors around the call; ``Defaults/interceptors`` when `nil`.
+    public var interceptors: [Located<String>]?
+    /// The error policy; ``Defaults/policy`` when `nil`.
+    public var policy: Located<String>?
+    /// Whether the request may be retried even though its method is not idempotent.
+    public var idempotent: Bool?
+    /// Steps this one runs after even though it reads none of their outputs.
+    public var after: [Located<String>]
+
+    /// Creates a step.
+    /// - Parameters:
+    ///   - id: The step's id.
+    ///   - location: Where the step is declared.
+    ///   - request: The request to send.
+    public init(id: Located<String>, location: SourceLocation, request: Request) {
+        self.id = id
+        self.location = location
+        self.onDemand = false
+        self.request = request
+        self.responses = []
+        self.outputs = []
+        self.set = []
+        self.after = []
+    }
+}
+
+/// The request a step sends.
+public struct Request: Sendable {
+    /// The HTTP method, upper-case.
+    public var method: Located<String>
+    /// The path, relative to the server URL, which may embed `{$...}` expressions.
+    public var path: ValueTemplate
+    /// Where the path was written.
+    public var pathLocation: SourceLocation
+    /// Query parameters, in file order.
+    public var query: [Binding]
+    /// Header fields, in file order.
+    public var headers: [Binding]
+    /// The body, if any.
+    public var body: RequestBody?
+    /// The declared type of the body, checked before the request is sent.
+    public var bodyType: JSONSchema?
+
+    /// Creates a request without query, headers or body.
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - path: The path template.
+    ///   - pathLocation: Where the path was written.
+    public init(method: Located<String>, path: ValueTemplate, pathLocation: SourceLocation) {
+        self.method = method
+        self.path = path
+        self.pathLocation = pathLocation
+        self.query = []
+        self.headers = []
+    }
+}
+
+/// The body of a request.
+public enum RequestBody: Sendable {
+    /// A JSON document, sent as `application/json`.
+    case json(ValueTemplate, SourceLocation)
+    /// Form fields, sent as `application/x-www-form-urlencoded`.
+    case form([Binding], SourceLocation)
+}
+
+/// A status pattern under a step's `response:` and the type its body has.
+public struct ResponseCase: Sendable {
+    /// Which statuses a ``ResponseCase`` covers.
+    public enum Status: Hashable, Sendable, CustomStringConvertible {
+        /// Exactly this status code.
+        case code(Int)
+        /// A whole class: `2XX` is `.range(2)`.
+        case range(Int)
+        /// Every status no other case covers.
+        case `default`
+
+        /// Whether the pattern covers `status`.
+        /// - Parameter status: An HTTP status code.
+        /// - Returns: `true` when the pattern covers it.
+        public func matches(_ status: Int) -> Bool {
+            switch self {
+            case .code(let code): code == status
+            case .range(let hundreds): status / 100 == hundreds
+            case .default: true
+            }
+        }
+
+        /// Whether every status the pattern covers is a success (2xx).
+        public var isSuccess: Bool {
+            switch self {
+            case .code(let code): (200..<300).contains(code)
+            case .range(let hundreds): hundreds == 2
+            case .default: false
+            }
+        }
+
+        /// The pattern as written: `200`, `2XX` or `default`.
+        public var description: String {
+            switch self {
+            case .code(let code): String(code)
+            case .range(let hundreds): "\(hundreds)XX"
+            case .default: "default"
+            }
+        }
+    }
+
+    /// The statuses covered.
+    public var status: Located<Status>
+    /// The type of the body for those statuses.
+    public var schema: JSONSchema
+
+    /// Creates a response case.
+    /// - Parameters:
+    ///   - status: The statuses covered.
+    ///   - schema: The body's type.
+    public init(status: Located<Status>, schema: JSONSchema) {
+        self.status = status
+        self.schema = schema
+    }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import FlowCore
+import Foundation
+
+/// `flowrun lint`: checks workflow files without running them.
+struct LintCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Check workflow files for errors without running them.",
+        discussion: """
+            Every file is loaded, decoded and compiled: YAML syntax, unknown keys, value types, \
+            durations, runtime expressions, references to steps, types, servers, interceptors, \
+            policies and vars, the type of every binding, and dependency cycles. All problems of \
+            a file are reported, not just the first.
+
+            A folder is searched recursively for *.yaml and *.yml files; test files (*.test.yaml) \
+            and mock stub files (*.mock.yaml) are skipped.
+
+            Exit status: 0 when no file has errors (or warnings, with --strict), 1 when one \
+            has, 2 when an argument is wrong or a file cannot be read.
+
+            Examples:
+              flowrun lint workflows/
+              flowrun lint --strict --format github workflows/*.yaml
+            """
+    )
+
+    @Argument(help: "Workflow files or folders to check.", completion: .file(extensions: ["yaml", "yml"]))
+    var paths: [String]
+
+    @Option(help: "How to print findings: human, json, or github (GitHub Actions annotations).")
+    var format: OutputFormat = .human
+
+    @Flag(help: "Fail (exit 1) on warnings too.")
+    var strict = false
+
+    @Flag(help: "Print nothing for files without findings, and no summary.")
+    var quiet = false
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("Name at least one workflow file or folder.") }
+    }
+
+    func run() async throws {
+        let files: [String]
+        do {
+            files = try WorkflowFileFinder().files(in: paths)
+        } catch {
+            FileHandle.standardError.write(Data("flowrun lint: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        if files.isEmpty {
+            FileHandle.standardError.write(Data("flowrun lint: no workflow files (*.yaml, *.yml) found\n".utf8))
+            throw ExitCode(2)
+        }
+        let reports = await Self.lint(files)
+        let printer = DiagnosticPrinter(
+            format: format, color: format == .human && Terminal.isColorTerminal(STDOUT_FILENO),
+            showsSummary: !quiet)
+        let output = printer.render(quiet ? reports.filter { !$0.diagnostics.isEmpty } : reports)
+        FileHandle.standardOutput.write(Data(output.utf8))
+        let diagnostics = reports.flatMap(\.diagnostics)
+        if reports.contains(where: { $0.source == nil }) { throw ExitCode(2) }
+        if diagnostics.contains(where: { $0.severity == .error || strict }) { throw ExitCode(1) }
+    }
+
+    /// Lints `files` concurrently, at most one task per core, returning reports in the order of `files`.
+    static func lint(_ files: [String]) async -> [DiagnosticPrinter.FileReport] {
+        let compiler = WorkflowCompiler()
+        let limit = compiler.loaderLimits.maxFileSize
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var reports = [DiagnosticPrinter.FileReport?](repeating: nil, count: files.count)
+        await withTaskGroup(of: (Int, DiagnosticPrinter.FileReport).self) { group in
+            var next = 0
+            func addTask() {
+                let index = next
+                let path = files[index]
+                next += 1
+                group.addTask {
+                    switch SourceFile.read(path, limit: limit) {
+                    case .failure(let error):
+                        let source: SourceFile? = error.code == .limitExceeded ? SourceFile(path: path, bytes: []) : nil
+                        return (index, .init(source: source, path: path, diagnostics: [Diagnostic(error)]))
+                    case .success(let source):
+                        let result = compiler.check(bytes: source.bytes, path: path)
+                        return (index, .init(source: source, path: path, diagnostics: result.diagnostics))
+                    }
+                }
+            }
+            while next < min(width, files.count) { addTask() }
+            for await (index, report) in group {
+                reports[index] = report
+                if next < files.count { addTask() }
+            }
+        }
+        return reports.map { $0! }
+    }
+}

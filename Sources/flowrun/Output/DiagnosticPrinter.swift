@@ -1,0 +1,145 @@
+import FlowCore
+import Foundation
+
+/// Renders the diagnostics of linted files in one of the ``OutputFormat``s.
+struct DiagnosticPrinter {
+    /// The diagnostics of one file.
+    struct FileReport {
+        /// The file, when it could be read.
+        var source: SourceFile?
+        /// The path.
+        var path: String
+        /// Its diagnostics, sorted by location.
+        var diagnostics: [Diagnostic]
+    }
+
+    /// The format to print.
+    var format: OutputFormat
+    /// Whether to color human output.
+    var color: Bool
+    /// Whether human output ends with a summary line.
+    var showsSummary = true
+
+    /// Renders all reports, ending with a summary line in human format.
+    func render(_ reports: [FileReport]) -> String {
+        switch format {
+        case .human: human(reports)
+        case .json: json(reports)
+        case .github: github(reports)
+        }
+    }
+
+    // MARK: Human
+
+    private func human(_ reports: [FileReport]) -> String {
+        var out = ""
+        for report in reports {
+            for diagnostic in report.diagnostics {
+                out += humanLine(diagnostic, path: report.path)
+                if let location = diagnostic.location, let line = report.source?.line(location.line) {
+                    out += "    \(line)\n"
+                    out += "    \(caretPadding(line, column: location.column))\(paint("^", .green))\n"
+                }
+            }
+        }
+        guard showsSummary else { return out }
+        let errors = reports.reduce(0) { $0 + $1.diagnostics.count { $0.severity == .error } }
+        let warnings = reports.reduce(0) { $0 + $1.diagnostics.count { $0.severity == .warning } }
+        let files = reports.count == 1 ? "1 file" : "\(reports.count) files"
+        if errors == 0 && warnings == 0 {
+            out += "\(files) checked, no problems\n"
+        } else {
+            out += "\(files) checked: \(plural(errors, "error")), \(plural(warnings, "warning"))\n"
+        }
+        return out
+    }
+
+    private func humanLine(_ diagnostic: Diagnostic, path: String) -> String {
+        let place = diagnostic.location.map { "\($0)" } ?? path
+        let severity = diagnostic.severity == .error
+            ? paint("error", .red) : paint("warning", .yellow)
+        return "\(paint(place + ":", .bold)) \(severity): \(diagnostic.message) [\(diagnostic.code)]\n"
+    }
+
+    /// Spaces (and the line's own tabs) up to `column`, so the caret lines up under any tab width.
+    private func caretPadding(_ line: String, column: Int) -> String {
+        String(line.unicodeScalars.prefix(max(0, column - 1)).map { $0 == "\t" ? "\t" : " " })
+    }
+
+    private enum Style: String {
+        case red = "31", green = "32", yellow = "33", bold = "1"
+    }
+
+    private func paint(_ text: String, _ style: Style) -> String {
+        color ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    }
+
+    private func plural(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
+    // MARK: JSON
+
+    private func json(_ reports: [FileReport]) -> String {
+        let files: [[String: Any]] = reports.map { report in
+            [
+                "path": report.path,
+                "diagnostics": report.diagnostics.map { diagnostic -> [String: Any] in
+                    var entry: [String: Any] = [
+                        "severity": diagnostic.severity.rawValue,
+                        "code": diagnostic.code.name,
+                        "message": diagnostic.message,
+                    ]
+                    if let location = diagnostic.location {
+                        entry["line"] = location.line
+                        entry["column"] = location.column
+                    }
+                    return entry
+                },
+            ]
+        }
+        let all = reports.flatMap(\.diagnostics)
+        let document: [String: Any] = [
+            "files": files,
+            "summary": [
+                "files": reports.count,
+                "errors": all.count { $0.severity == .error },
+                "warnings": all.count { $0.severity == .warning },
+            ],
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys]))
+            ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    // MARK: GitHub
+
+    private func github(_ reports: [FileReport]) -> String {
+        var out = ""
+        for report in reports {
+            for diagnostic in report.diagnostics {
+                let command = diagnostic.severity == .error ? "error" : "warning"
+                var properties = ["file=\(escapeProperty(report.path))"]
+                if let location = diagnostic.location {
+                    properties.append("line=\(location.line)")
+                    properties.append("col=\(location.column)")
+                }
+                properties.append("title=\(escapeProperty("flowrun lint (\(diagnostic.code))"))")
+                out += "::\(command) \(properties.joined(separator: ","))::\(escapeData(diagnostic.message))\n"
+            }
+        }
+        return out
+    }
+
+    /// Escapes a workflow-command message, as the GitHub Actions toolkit does.
+    private func escapeData(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25")
+            .replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    /// Escapes a workflow-command property, which also may not contain `:` or `,`.
+    private func escapeProperty(_ text: String) -> String {
+        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Expands the paths given on the command line into the workflow files to process.
+///
+/// A file is taken as given. A folder is searched recursively for `*.yaml`
+/// and `*.yml` files, skipping hidden entries, `.build` folders, test files
+/// (`*.test.yaml`) and mock stub files (`*.mock.yaml`), which have formats of
+/// their own.
+struct WorkflowFileFinder {
+    /// A path that could not be used.
+    struct Failure: Error, CustomStringConvertible {
+        /// Why, naming the path.
+        var description: String
+    }
+
+    /// The files under `paths`, in a stable order: arguments in the order given, folder contents sorted.
+    /// - Parameter paths: Files and folders.
+    /// - Returns: The workflow files.
+    /// - Throws: ``Failure`` for a path that does not exist.
+    func files(in paths: [String]) throws(Failure) -> [String] {
+        var result: [String] = []
+        let manager = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw Failure(description: "\(path): no such file or folder")
+            }
+            guard isDirectory.boolValue else {
+                result.append(path)
+                continue
+            }
+            guard let enumerator = manager.enumerator(atPath: path) else {
+                throw Failure(description: "\(path): cannot list the folder")
+            }
+            var found: [String] = []
+            while let relative = enumerator.nextObject() as? String {
+                let name = (relative as NSString).lastPathComponent
+                if name.hasPrefix(".") || name == ".build" {
+                    enumerator.skipDescendants()
+                    continue
+                }
+                if Self.isWorkflowFileName(name) {
+                    found.append(path.hasSuffix("/") ? path + relative : path + "/" + relative)
+                }
+            }
+            result.append(contentsOf: found.sorted())
+        }
+        return result
+    }
+
+    /// Whether a file name looks like a workflow file.
+    static func isWorkflowFileName(_ name: String) -> Bool {
+        (name.hasSuffix(".yaml") || name.hasSuffix(".yml"))
+            && !name.hasSuffix(".test.yaml") && !name.hasSuffix(".test.yml")
+            && !name.hasSuffix(".mock.yaml") && !name.hasSuffix(".mock.yml")
+    }
+}
