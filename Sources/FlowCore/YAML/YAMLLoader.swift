@@ -454,7 +454,8 @@ private struct TreeBuilder {
             }
             throw FlowError(
                 .invalidYAML,
-                "unknown tag '\(name)'; only the core schema tags !!str, !!int, !!float, !!bool and !!null are supported",
+                "unknown tag '\(name)'; only the core schema tags !!str, !!int, !!float, !!bool and !!null "
+                    + "are supported",
                 at: here
             )
         }
@@ -628,13 +629,12 @@ private struct TextPositions {
 
     /// The byte length of a line break at `index`, or 0 when there is none.
     private func breakWidth(at index: Int) -> Int {
+        func byte(_ offset: Int) -> UInt8? { index + offset < bytes.count ? bytes[index + offset] : nil }
         switch bytes[index] {
         case 0x0A: return 1
-        case 0x0D: return index + 1 < bytes.count && bytes[index + 1] == 0x0A ? 2 : 1
-        case 0xC2 where index + 1 < bytes.count && bytes[index + 1] == 0x85: return 2
-        case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80
-            && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
-            return 3
+        case 0x0D: return byte(1) == 0x0A ? 2 : 1
+        case 0xC2: return byte(1) == 0x85 ? 2 : 0
+        case 0xE2: return byte(1) == 0x80 && (byte(2) == 0xA8 || byte(2) == 0xA9) ? 3 : 0
         default: return 0
         }
     }
