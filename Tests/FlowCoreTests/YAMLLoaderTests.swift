@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FlowCore
 
 /// Loads `yaml` with the default limits, or with `limits`.
@@ -22,7 +23,8 @@ private func expectFailure(
 ) {
     do {
         let node = try load()
-        Issue.record("expected \(code) at \(line):\(column), loaded \(node.kindDescription)", sourceLocation: sourceLocation)
+        Issue.record(
+            "expected \(code) at \(line):\(column), loaded \(node.kindDescription)", sourceLocation: sourceLocation)
     } catch {
         #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
         #expect(error.location?.path == "t.yaml", "\(error)", sourceLocation: sourceLocation)
@@ -491,7 +493,8 @@ struct YAMLLoaderTests {
     }
 
     @Test func keysCompareByTextWhateverTheirStyle() {
-        expectFailure("1: a\n\"1\": b\n", .duplicateKey, line: 2, column: 1, containing: "'1' (first defined at line 1)")
+        expectFailure(
+            "1: a\n\"1\": b\n", .duplicateKey, line: 2, column: 1, containing: "'1' (first defined at line 1)")
     }
 
     @Test func keysWithTheSameValueButDifferentTextAreDistinct() throws {
@@ -584,7 +587,8 @@ struct YAMLLoaderTests {
     @Test func anAliasThatWouldNestTooDeeplyIsAnError() throws {
         let yaml = "a: &a [[1]]\nb: [*a]\n"
         _ = try load(yaml, limits: .init(maxDepth: 4))
-        expectFailure(yaml, .limitExceeded, line: 2, column: 5, containing: "limit of 3 levels", limits: .init(maxDepth: 3))
+        expectFailure(
+            yaml, .limitExceeded, line: 2, column: 5, containing: "limit of 3 levels", limits: .init(maxDepth: 3))
     }
 
     @Test func aFileAtTheSizeLimitIsAccepted() throws {
@@ -593,7 +597,9 @@ struct YAMLLoaderTests {
 
     @Test func aFileBeyondTheSizeLimitIsRefusedBeforeParsing() {
         // The text is not even valid YAML: the size is checked first.
-        expectFailure("a: [1234567\n", .limitExceeded, line: 1, column: 1, containing: "limit is 10 bytes", limits: .init(maxFileSize: 10))
+        expectFailure(
+            "a: [1234567\n", .limitExceeded, line: 1, column: 1, containing: "limit is 10 bytes",
+            limits: .init(maxFileSize: 10))
         let big = [UInt8](repeating: UInt8(ascii: " "), count: 8 << 20 + 1)
         expectFailure(bytes: big, .limitExceeded, line: 1, column: 1, containing: "8388609 bytes")
     }
