@@ -278,8 +278,8 @@ extension ExpressionParser {
         ) throws(Failure) -> RuntimeExpression {
             guard index < end else { return RuntimeExpression(source) }
             let byte = bytes[index]
-            // Messages quote the expression so far; build it only on the error path.
-            let prefix = RuntimeExpression(source).description
+            // Messages quote the expression so far; build it only on the error paths.
+            var prefix: String { RuntimeExpression(source).description }
             if byte == UInt8(ascii: "#") {
                 guard takesPointer else {
                     throw Failure(
