@@ -1,0 +1,96 @@
+/// A string with embedded runtime expressions, such as `/account/{$steps.user.outputs.userId}`.
+///
+/// A template is a sequence of literal text and expressions. At run time the engine replaces
+/// each expression with its value (see ``evaluate(_:)``) and concatenates the pieces: strings
+/// are inserted as they are, other values as compact JSON.
+///
+/// Parse a template with ``ExpressionParser/parseTemplate(_:)``, which also explains how `$`
+/// and `{$` are escaped. Parsed templates hold no empty literal segments and never two literal
+/// segments in a row.
+///
+/// ```swift
+/// let template = try ExpressionParser.parseTemplate("Bearer {$vars.token}")
+/// template.segments   // [.literal("Bearer "), .expression($vars.token, offset: 8)]
+/// ```
+public struct StringTemplate: Hashable, Sendable, CustomStringConvertible {
+    /// One piece of a ``StringTemplate``.
+    public enum Segment: Hashable, Sendable {
+        /// Literal text, already unescaped.
+        case literal(String)
+        /// An embedded expression, with the offset of its `$`, in Unicode scalars from the start
+        /// of the original text.
+        case expression(RuntimeExpression, offset: Int)
+    }
+
+    /// The pieces of the template, in order.
+    public var segments: [Segment]
+
+    /// Creates a template from its pieces.
+    ///
+    /// - Parameter segments: The pieces, in order.
+    public init(segments: [Segment]) {
+        self.segments = segments
+    }
+
+    /// The embedded expressions, in order.
+    public var expressions: [RuntimeExpression] {
+        segments.compactMap { segment in
+            if case .expression(let expression, _) = segment { return expression }
+            return nil
+        }
+    }
+
+    /// Whether the template embeds no expression, so its value is fixed text.
+    public var isLiteral: Bool {
+        segments.allSatisfy { segment in
+            if case .literal = segment { return true }
+            return false
+        }
+    }
+
+    /// The template's text, when it embeds no expression.
+    public var literalText: String? {
+        var text = ""
+        for segment in segments {
+            guard case .literal(let literal) = segment else { return nil }
+            text += literal
+        }
+        return text
+    }
+
+    /// The template written back as source text, escaping literal `$` where it would start an
+    /// expression.
+    ///
+    /// Every expression is written in braces, so parsing the description gives a template with
+    /// the same text and expressions (the offsets may differ when the original was a whole-value
+    /// expression without braces).
+    public var description: String {
+        var text = ""
+        var pendingLiteral = ""
+        func flushLiteral() {
+            guard !pendingLiteral.isEmpty else { return }
+            var previous: Unicode.Scalar? = text.unicodeScalars.last
+            let atStart = text.isEmpty
+            for (index, scalar) in pendingLiteral.unicodeScalars.enumerated() {
+                text.unicodeScalars.append(scalar)
+                // `$` at the very start and `$` right after `{` are escaped by doubling.
+                if scalar == "$", (atStart && index == 0) || previous == "{" {
+                    text.unicodeScalars.append("$")
+                }
+                previous = scalar
+            }
+            pendingLiteral = ""
+        }
+        for segment in segments {
+            switch segment {
+            case .literal(let literal):
+                pendingLiteral += literal
+            case .expression(let expression, _):
+                flushLiteral()
+                text += "{\(expression)}"
+            }
+        }
+        flushLiteral()
+        return text
+    }
+}
