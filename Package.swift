@@ -15,10 +15,12 @@ let package = Package(
     products: [
         .library(name: "FlowCore", targets: ["FlowCore"]),
         .executable(name: "flowrun", targets: ["flowrun"]),
+        .executable(name: "flowrun-benchmarks", targets: ["FlowBenchmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -31,6 +33,7 @@ let package = Package(
             dependencies: [
                 "CYAML",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
@@ -41,6 +44,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "FlowBenchmarks",
+            path: "Benchmarks/FlowBenchmarks",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -24,7 +24,7 @@ private func types(_ yaml: String, sourceLocation: Testing.SourceLocation = #_so
 
 /// A JSON value written as YAML; JSON itself is valid YAML.
 private func value(_ yaml: String) throws -> JSONValue {
-    WorkflowDecoder.literal(try YAMLLoader().load(yaml, path: "v.yaml"))
+    JSONValue(yaml: try YAMLLoader().load(yaml, path: "v.yaml"))
 }
 
 /// Validates the value written in `valueYAML` against the schema written in `schemaYAML`.

@@ -51,10 +51,10 @@ extension WorkflowDecoder {
                 additional = .schema(schema(node))
             }
         }
-        let value: (String) -> JSONValue? = { key in fields[key].map(Self.literal) }
+        let value: (String) -> JSONValue? = { key in fields[key].map(JSONValue.init(yaml:)) }
         var enumValues: [JSONValue]?
         if let node = fields["enum"] {
-            if case .array(let values) = Self.literal(node) {
+            if case .array(let values) = JSONValue(yaml: node) {
                 enumValues = values
             } else {
                 report(.typeMismatch, "expected 'enum' to be a sequence of values, found \(node.kindDescription)", node)
@@ -105,24 +105,5 @@ extension WorkflowDecoder {
             return String(text.dropFirst(prefix.count))
         }
         return text
-    }
-
-    /// The JSON value a YAML node denotes literally, with no expressions.
-    static func literal(_ node: YAMLNode) -> JSONValue {
-        switch node.content {
-        case .scalar(let scalar):
-            switch scalar.value {
-            case .null: return .null
-            case .bool(let b): return .bool(b)
-            case .int(let i): return .int(i)
-            case .double(let d): return .double(d)
-            case .string(let s): return .string(s)
-            }
-        case .sequence(let elements): return .array(elements.map(literal))
-        case .mapping(let pairs):
-            var object: [String: JSONValue] = [:]
-            for pair in pairs { object[pair.key.scalar?.text ?? ""] = literal(pair.value) }
-            return .object(object)
-        }
     }
 }

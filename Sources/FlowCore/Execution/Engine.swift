@@ -1,0 +1,101 @@
+public import Logging
+
+/// Runs compiled workflows.
+///
+/// The engine executes a ``Plan``: steps whose inputs are ready run
+/// concurrently (at most ``maxConcurrentSteps`` at a time) and a step starts as
+/// soon as the steps it depends on have finished. Every failure becomes a
+/// ``FlowError`` that the workflow's `catch` rules see; the run's
+/// ``RunReport`` lists every step and attempt with secrets redacted.
+///
+/// Everything the engine needs is injected; it holds no global state, and all
+/// per-run state lives in ``run(_:inputs:environment:)``.
+///
+/// ```swift
+/// let plan = try WorkflowCompiler().compile(yaml: text, path: "banking.yaml")
+/// let engine = Engine(dispatchers: DispatcherRegistry(["http": myDispatcher]), logger: logger)
+/// let report = await engine.run(plan, inputs: ["token": "t-1"], environment: ["BANK_URL": url])
+/// print(report.outputs)
+/// ```
+public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
+    /// The dispatchers steps may use, by name.
+    public var dispatchers: DispatcherRegistry
+    /// The custom interceptors workflows may `use:`, by name.
+    public var interceptors: InterceptorRegistry
+    /// The clock for timeouts and retry delays; a test injects a virtual one.
+    public var clock: C
+    /// The logger; the engine never bootstraps logging.
+    public var logger: Logger
+    /// The most steps that run at once.
+    public var maxConcurrentSteps: Int
+    /// The wall-clock time in Unix seconds, for request-signature timestamps.
+    public var unixTime: @Sendable () -> Int64
+    /// When set, every step uses this dispatcher, whatever its `dispatcher:` says (the CLI's `--dispatcher`).
+    public var dispatcherOverride: String?
+
+    /// Creates an engine.
+    /// - Parameters:
+    ///   - dispatchers: The dispatchers steps may use.
+    ///   - interceptors: The custom interceptors workflows may use.
+    ///   - clock: The clock for timeouts and retry delays.
+    ///   - logger: The logger.
+    ///   - maxConcurrentSteps: The most steps that run at once; 8 by default.
+    public init(
+        dispatchers: DispatcherRegistry,
+        interceptors: InterceptorRegistry = InterceptorRegistry(),
+        clock: C,
+        logger: Logger,
+        maxConcurrentSteps: Int = 8
+    ) {
+        self.dispatchers = dispatchers
+        self.interceptors = interceptors
+        self.clock = clock
+        self.logger = logger
+        self.maxConcurrentSteps = max(1, maxConcurrentSteps)
+        self.unixTime = WallClock.unixTime
+    }
+
+    /// Runs `plan` to completion, failure or cancellation.
+    ///
+    /// Inputs are checked against the workflow's `inputs` schema (defaults
+    /// applied) before any request is sent.
+    /// - Parameters:
+    ///   - plan: The compiled workflow.
+    ///   - inputs: The run's inputs.
+    ///   - environment: The values `$env.NAME` reads.
+    ///   - onStepFinished: Called with each step's report as the step finishes, for progress output.
+    /// - Returns: The report, with the outputs when the run succeeded.
+    public func run(
+        _ plan: Plan, inputs: [String: JSONValue], environment: [String: String],
+        onStepFinished: (@Sendable (StepReport) -> Void)? = nil
+    ) async -> RunReport {
+        let start = clock.now
+        var run = RunExecution(engine: self, plan: plan, start: start, onStepFinished: onStepFinished)
+        let outcome = await run.execute(inputs: inputs, environment: environment)
+        return RunReport(
+            workflow: plan.workflow.name ?? plan.workflow.path,
+            outcome: outcome.error.map { .failed($0) } ?? .succeeded,
+            outputs: outcome.error == nil ? outcome.outputs : [:],
+            steps: run.reports,
+            duration: start.duration(to: clock.now))
+    }
+}
+
+extension Engine where C == ContinuousClock {
+    /// Creates an engine on the real clock.
+    /// - Parameters:
+    ///   - dispatchers: The dispatchers steps may use.
+    ///   - interceptors: The custom interceptors workflows may use.
+    ///   - logger: The logger.
+    ///   - maxConcurrentSteps: The most steps that run at once; 8 by default.
+    public init(
+        dispatchers: DispatcherRegistry,
+        interceptors: InterceptorRegistry = InterceptorRegistry(),
+        logger: Logger,
+        maxConcurrentSteps: Int = 8
+    ) {
+        self.init(
+            dispatchers: dispatchers, interceptors: interceptors, clock: ContinuousClock(), logger: logger,
+            maxConcurrentSteps: maxConcurrentSteps)
+    }
+}

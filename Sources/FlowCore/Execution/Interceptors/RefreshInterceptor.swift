@@ -1,0 +1,61 @@
+import Logging
+
+/// On a status that means "credentials expired", runs the on-demand refresh step once and asks for a replay.
+///
+/// The replay re-runs the whole interceptor chain, so an `auth` interceptor
+/// listed before this one sends the refreshed token. A replayed request is not
+/// refreshed again: a second 401 is the step's answer.
+struct RefreshInterceptor: Interceptor {
+    let statuses: [Int]
+    let coordinator: RefreshCoordinator
+    /// Whether this chain is already the replay.
+    let isReplay: Bool
+    /// Runs the refresh step, updating the run's vars.
+    let refresh: @Sendable () async throws -> Void
+
+    func intercept(
+        _ request: StepRequest, context: StepContext,
+        next: (StepRequest, StepContext) async throws -> StepResponse
+    ) async throws -> StepResponse {
+        let generation = await coordinator.generation
+        let response = try await next(request, context)
+        guard !isReplay, statuses.contains(response.status) else { return response }
+        context.logger.debug("refreshing credentials after status \(response.status)")
+        try await coordinator.refresh(after: generation, perform: refresh)
+        throw ReplayRequest()
+    }
+}
+
+/// Thrown by ``RefreshInterceptor`` to make the step runner send the request again through the whole chain.
+struct ReplayRequest: Error {}
+
+/// Makes concurrent refreshes of one run share a single call of the refresh step (single-flight).
+///
+/// Each caller says which generation of credentials its request was sent
+/// with. When a newer generation exists the caller only replays; when a
+/// refresh is under way it waits for it; otherwise it performs the refresh.
+actor RefreshCoordinator {
+    private(set) var generation = 0
+    private var waiters: [CheckedContinuation<Void, any Error>]?
+
+    func refresh(after seen: Int, perform: @Sendable () async throws -> Void) async throws {
+        if generation > seen { return }
+        if waiters != nil {
+            try await withCheckedThrowingContinuation { waiters!.append($0) }
+            return
+        }
+        waiters = []
+        do {
+            try await perform()
+            generation += 1
+            let waiting = waiters ?? []
+            waiters = nil
+            for waiter in waiting { waiter.resume() }
+        } catch {
+            let waiting = waiters ?? []
+            waiters = nil
+            for waiter in waiting { waiter.resume(throwing: error) }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,129 @@
+/// Builds the ``StepRequest`` of a step from its declared request and the values bound into it.
+///
+/// Values bound into a path segment or a query value are percent-encoded;
+/// header values may not carry CR or LF; a JSON body is checked against the
+/// step's `bodyType` before it leaves the machine.
+struct RequestBuilder: Sendable {
+    let plan: Plan
+    let validator: JSONSchemaValidator
+
+    func build(_ planned: PlannedStep, in scope: RunScope) throws(FlowError) -> StepRequest {
+        let declared = planned.step.request
+        var url = try path(declared.path, in: scope)
+        if !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+            guard let server = planned.server else {
+                throw FlowError(.binding, "step '\(planned.id)' has a relative path and no server")
+            }
+            var base = try scope.evaluateText(server.url)
+            while base.hasSuffix("/") { base.removeLast() }
+            guard base.hasPrefix("http://") || base.hasPrefix("https://") else {
+                throw FlowError(
+                    .binding, "server '\(server.name.value)' has URL '\(base)', which is not an absolute http(s) URL",
+                    at: server.name.location)
+            }
+            url = base + url
+        }
+        var pairs: [(String, String)] = []
+        for binding in declared.query {
+            try appendQueryValue(scope.evaluate(binding.value), named: binding.name.value, to: &pairs)
+        }
+        if !pairs.isEmpty {
+            let query = pairs.map {
+                URLEncoding.percentEncodeQueryComponent($0.0) + "=" + URLEncoding.percentEncodeQueryComponent($0.1)
+            }.joined(separator: "&")
+            url += (url.contains("?") ? "&" : "?") + query
+        }
+
+        var request = StepRequest(method: declared.method.value, url: url)
+        request.headers.set("Accept", "application/json")
+        request.headers.set("User-Agent", "flowrun/\(FlowCoreVersion.current)")
+        for binding in declared.headers {
+            let value = try scope.evaluateText(binding.value)
+            try Self.checkHeaderValue(value, name: binding.name.value)
+            request.headers.set(binding.name.value, value)
+        }
+        switch declared.body {
+        case .json(let template, _)?:
+            let body = try scope.evaluate(template)
+            if let type = declared.bodyType {
+                let failures = validator.validate(body, against: type)
+                if !failures.isEmpty {
+                    throw FlowError(
+                        .validation,
+                        "the request body does not match its declared type, so it was not sent: "
+                            + failures.map(\.description).joined(separator: "; "))
+                }
+            }
+            request.body = body.serializedBytes()
+            if request.headers["Content-Type"] == nil { request.headers.set("Content-Type", "application/json") }
+        case .form(let fields, _)?:
+            var formPairs: [(String, String)] = []
+            for field in fields {
+                try appendQueryValue(scope.evaluate(field.value), named: field.name.value, to: &formPairs)
+            }
+            request.body = Array(URLEncoding.formURLEncode(formPairs).utf8)
+            if request.headers["Content-Type"] == nil {
+                request.headers.set("Content-Type", "application/x-www-form-urlencoded")
+            }
+        case nil:
+            break
+        }
+        return request
+    }
+
+    /// The path with bound values percent-encoded as path-segment text; literal text is kept as written.
+    private func path(_ template: ValueTemplate, in scope: RunScope) throws(FlowError) -> String {
+        switch template {
+        case .literal(let value):
+            return value.stringValue ?? ""
+        case .expression:
+            return URLEncoding.percentEncodePathSegment(try scope.evaluateText(template))
+        case .string(let stringTemplate, _):
+            var text = ""
+            for segment in stringTemplate.segments {
+                switch segment {
+                case .literal(let literal): text += literal
+                case .expression(let expression, _):
+                    let value = try scope.value(of: expression)
+                    text += URLEncoding.percentEncodePathSegment(Self.text(of: value))
+                }
+            }
+            return text
+        default:
+            throw FlowError(.binding, "a request path must be a string")
+        }
+    }
+
+    /// Adds a query or form value: arrays become repeated parameters, `null` is left out.
+    private func appendQueryValue(_ value: JSONValue, named name: String, to pairs: inout [(String, String)])
+        throws(FlowError)
+    {
+        switch value {
+        case .null: break
+        case .array(let elements):
+            for element in elements { try appendQueryValue(element, named: name, to: &pairs) }
+        case .object:
+            throw FlowError(.binding, "query parameter '\(name)' is bound to an object, which has no query form")
+        default: pairs.append((name, Self.text(of: value)))
+        }
+    }
+
+    static func text(of value: JSONValue) -> String {
+        if case .string(let text) = value { return text }
+        return value.serialized()
+    }
+
+    /// Refuses a header value that would split the header (CR or LF) or carry other control characters.
+    static func checkHeaderValue(_ value: String, name: String) throws(FlowError) {
+        if value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+            throw FlowError(
+                .binding, "the value bound into header \(name) contains a line break, which would split the header")
+        }
+    }
+}
+
+/// The version of the FlowCore library, sent in `User-Agent`.
+public enum FlowCoreVersion {
+    /// The version string.
+    public static let current = "0.1.0"
+}

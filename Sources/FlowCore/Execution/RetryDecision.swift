@@ -1,0 +1,104 @@
+/// What a step's policy decides after a failed attempt.
+enum RetryDecision: Equatable, Sendable {
+    /// Try again after the delay.
+    case retry(after: Duration)
+    /// Give up; the reason says why, for the log.
+    case fail(reason: String)
+}
+
+/// Applies a policy's ordered retry rules to failures, each rule with its own attempt counter.
+///
+/// The first rule whose `when` matches a failure decides. An empty `when`
+/// matches the failures worth retrying by default: `transport`, `timeout.*`
+/// and `http` with status 429 or 5xx. Non-idempotent methods (POST, PATCH)
+/// are never retried unless the step says `idempotent: true` or the request
+/// carries an `Idempotency-Key` header (RFC 9110 §9.2.2).
+struct RetryTracker {
+    let rules: [RetryRule]
+    private var retriesUsed: [Int]
+
+    init(rules: [RetryRule]) {
+        self.rules = rules
+        self.retriesUsed = Array(repeating: 0, count: rules.count)
+    }
+
+    mutating func decide(
+        after error: FlowError, response: StepResponse?, request: StepRequest?, idempotent: Bool?,
+        random: (Double) -> Double = { Double.random(in: 0...$0) }
+    ) -> RetryDecision {
+        guard let index = rules.firstIndex(where: { Self.matches($0.when, error) }) else {
+            return .fail(reason: "no retry rule matches \(error.code)")
+        }
+        let rule = rules[index]
+        guard retriesUsed[index] + 1 < rule.attempts else {
+            return .fail(reason: "the retry rule allows \(rule.attempts) attempts")
+        }
+        let method = request?.method ?? "GET"
+        if ["POST", "PATCH"].contains(method), idempotent != true, request?.headers["Idempotency-Key"] == nil {
+            return .fail(reason: "\(method) is not idempotent; set 'idempotent: true' or send an Idempotency-Key")
+        }
+        retriesUsed[index] += 1
+        var delay = Self.backoff(rule, retry: retriesUsed[index])
+        switch rule.jitter {
+        case .none: break
+        case .full: delay = Self.seconds(random(delay.seconds))
+        case .equal: delay = delay / 2 + Self.seconds(random(delay.seconds / 2))
+        }
+        if rule.retryAfter.honor, let response, let asked = RetryAfter.delay(in: response.headers) {
+            let capped = rule.retryAfter.max.map { min(asked, $0) } ?? asked
+            delay = max(delay, capped)
+        }
+        return .retry(after: delay)
+    }
+
+    /// The delay before the `retry`-th retry, before jitter: constant, linear or exponential, capped by `maxDelay`.
+    static func backoff(_ rule: RetryRule, retry: Int) -> Duration {
+        let base = rule.delay.seconds
+        let raw: Double = switch rule.backoff {
+        case .constant: base
+        case .linear: base * Double(retry)
+        case .exponential: base * pow(rule.multiplier, retry - 1)
+        }
+        let capped = rule.maxDelay.map { min(raw, $0.seconds) } ?? raw
+        return seconds(capped)
+    }
+
+    static func matches(_ when: ErrorMatcher, _ error: FlowError) -> Bool {
+        if when.statuses.isEmpty && when.kinds.isEmpty {
+            switch error.code {
+            case .transport, .attemptTimeout, .totalTimeout: return true
+            case .httpStatus: return error.status.map { $0 == 429 || $0 >= 500 } ?? false
+            default: return false
+            }
+        }
+        if let status = error.status, error.code == .httpStatus,
+            when.statuses.contains(where: { $0.value.matches(status) })
+        {
+            return true
+        }
+        return when.kinds.contains { kindMatches($0.value, error.code) }
+    }
+
+    /// Whether a kind written in a rule covers an error code: `timeout` covers `timeout.attempt` and `timeout.total`.
+    static func kindMatches(_ kind: String, _ code: FlowError.Code) -> Bool {
+        kind == code.name || code.name.hasPrefix(kind + ".")
+    }
+
+    static func seconds(_ value: Double) -> Duration {
+        .nanoseconds(Int64((max(0, value) * 1e9).rounded()))
+    }
+
+    private static func pow(_ base: Double, _ exponent: Int) -> Double {
+        var result = 1.0
+        for _ in 0..<max(0, exponent) { result *= base }
+        return result
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,231 @@
+/// One run of a plan: checks the inputs, initialises the vars, schedules the steps and applies `catch` rules.
+///
+/// All state of the run lives here and in the ``RunVariables`` it shares with
+/// its steps; nothing outlives the run.
+struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
+    let engine: Engine<C>
+    let plan: Plan
+    let start: C.Instant
+    let onStepFinished: (@Sendable (StepReport) -> Void)?
+    /// The reports of the steps, in the order they finished.
+    private(set) var reports: [StepReport] = [] {
+        didSet {
+            if let onStepFinished, reports.count > oldValue.count {
+                reports[oldValue.count...].forEach(onStepFinished)
+            }
+        }
+    }
+
+    init(engine: Engine<C>, plan: Plan, start: C.Instant, onStepFinished: (@Sendable (StepReport) -> Void)?) {
+        self.engine = engine
+        self.plan = plan
+        self.start = start
+        self.onStepFinished = onStepFinished
+    }
+
+    /// The workflow outputs, or the error the run failed with.
+    struct Outcome {
+        var outputs: [String: JSONValue] = [:]
+        var error: FlowError?
+        /// Whether a `catch` rule's `end` gave the outputs, so the declared outputs are not evaluated.
+        var endedEarly = false
+    }
+
+    mutating func execute(inputs given: [String: JSONValue], environment: [String: String]) async -> Outcome {
+        let validator = JSONSchemaValidator(types: plan.types)
+        let redactor = SecretRedactor()
+        let inputs: [String: JSONValue]
+        do {
+            inputs = try InputBinder(plan: plan, validator: validator).bind(given)
+        } catch {
+            return Outcome(error: error)
+        }
+        let secretInputs = plan.secretInputs
+        for (name, value) in inputs where secretInputs.contains(name) { redactor.add(value) }
+
+        let secretVariables = plan.secretVariables
+        var scope = RunScope(
+            inputs: inputs, environment: environment, variables: RunVariables([:]), stepOutputs: [:], response: nil)
+        for binding in plan.workflow.vars {
+            do {
+                let value = try scope.evaluate(binding.value)
+                if secretVariables.contains(binding.name.value) { redactor.add(value) }
+                scope.variables.set(binding.name.value, value)
+            } catch {
+                var error = redactor.redact(error)
+                error.message = "cannot set the initial value of var '\(binding.name.value)': \(error.message)"
+                error.location = binding.name.location
+                return Outcome(error: error)
+            }
+        }
+
+        let nested = NestedStepReports()
+        let runner = StepRunner(
+            plan: plan, dispatchers: engine.dispatchers, dispatcherOverride: engine.dispatcherOverride, interceptorRegistry: engine.interceptors,
+            clock: engine.clock, logger: engine.logger,
+            builder: RequestBuilder(plan: plan, validator: validator), validator: validator, redactor: redactor,
+            coordinator: RefreshCoordinator(), runStart: start, unixTime: engine.unixTime,
+            secretVariables: secretVariables, nestedReports: nested)
+        var outcome = await schedule(runner: runner, scope: scope)
+        if outcome.error == nil && !outcome.endedEarly {
+            scope.stepOutputs = completedOutputs
+            for output in plan.workflow.outputs {
+                do {
+                    outcome.outputs[output.name.value] = try scope.evaluate(output.value)
+                } catch {
+                    var error = redactor.redact(error)
+                    error.message = "cannot produce workflow output '\(output.name.value)': \(error.message)"
+                    error.location = output.name.location
+                    return Outcome(error: error)
+                }
+            }
+        }
+        return outcome
+    }
+
+    /// The outputs of the steps that completed (or were given fallback outputs).
+    private var completedOutputs: [String: [String: JSONValue]] = [:]
+
+    /// Runs the regular steps as their dependencies complete, at most `maxConcurrentSteps` at a time.
+    private mutating func schedule(runner: StepRunner<C>, scope: RunScope) async -> Outcome {
+        let regular = plan.steps.filter { !$0.step.onDemand }
+        var waiting = regular.map(\.id)
+        var running: Set<String> = []
+        var visits: [String: Int] = [:]
+        let limit = engine.maxConcurrentSteps
+
+        return await withTaskGroup(of: StepResult.self) { group in
+            func isReady(_ id: String) -> Bool {
+                plan.step(id)!.dependencies.allSatisfy { completedOutputs[$0] != nil }
+            }
+            while true {
+                while running.count < limit, let index = waiting.firstIndex(where: isReady) {
+                    let id = waiting.remove(at: index)
+                    running.insert(id)
+                    visits[id, default: 0] += 1
+                    var stepScope = scope
+                    stepScope.stepOutputs = completedOutputs
+                    let planned = plan.step(id)!
+                    group.addTask { await runner.run(planned, scope: stepScope) }
+                }
+                guard let result = await group.next() else { break }
+                reports.append(contentsOf: runner.nestedReports.drain())
+                running.remove(result.report.id)
+                var report = result.report
+                guard let error = result.error else {
+                    completedOutputs[report.id] = result.outputs
+                    reports.append(report)
+                    continue
+                }
+                if Task.isCancelled {
+                    reports.append(report)
+                    return finish(group: &group, waiting: waiting, error: FlowError(.cancelled, "the run was cancelled"))
+                }
+                guard let rule = catchRule(for: report.id, error: error) else {
+                    reports.append(report)
+                    return finish(group: &group, waiting: waiting, error: error)
+                }
+                var failureScope = scope
+                failureScope.stepOutputs = completedOutputs
+                failureScope.response = result.failedResponse
+                report.status = .recovered
+                switch rule.action {
+                case .fallback(let bindings):
+                    do throws(FlowError) {
+                        completedOutputs[report.id] = try evaluate(bindings, in: failureScope)
+                        report.outputs = completedOutputs[report.id]!
+                        reports.append(report)
+                    } catch {
+                        reports.append(report)
+                        return finish(group: &group, waiting: waiting, error: error)
+                    }
+                case .end(let bindings):
+                    reports.append(report)
+                    do throws(FlowError) {
+                        let outputs = try evaluate(bindings, in: failureScope)
+                        var outcome = finish(group: &group, waiting: waiting, error: nil)
+                        outcome.outputs = outputs
+                        outcome.endedEarly = true
+                        return outcome
+                    } catch {
+                        return finish(group: &group, waiting: waiting, error: error)
+                    }
+                case .run(let target, let then):
+                    if then == .fail { report.status = .failed }
+                    reports.append(report)
+                    if let handler = plan.step(target.value) {
+                        let handled = await runner.run(handler, scope: failureScope)
+                        reports.append(handled.report)
+                        if let handlerError = handled.error {
+                            return finish(group: &group, waiting: waiting, error: handlerError)
+                        }
+                    }
+                    if then == .fail {
+                        return finish(group: &group, waiting: waiting, error: error)
+                    }
+                    completedOutputs[report.id] = [:]
+                case .goto(let target):
+                    reports.append(report)
+                    let maxVisits = 3
+                    if visits[target.value, default: 0] >= maxVisits {
+                        var limitError = error
+                        limitError.message += " (catch rule 'goto: \(target.value)' already ran it \(maxVisits) times)"
+                        return finish(group: &group, waiting: waiting, error: limitError)
+                    }
+                    // Continue at the target: it and everything downstream of it run again.
+                    completedOutputs[report.id] = [:]
+                    for id in downstream(of: target.value) where !running.contains(id) {
+                        completedOutputs[id] = nil
+                        if !waiting.contains(id) { waiting.append(id) }
+                    }
+                }
+            }
+            for id in waiting {
+                reports.append(StepReport(
+                    id: id, status: .skipped, attempts: [], startedAfter: .zero, duration: .zero, outputs: [:]))
+            }
+            return Outcome()
+        }
+    }
+
+    /// Ends the run: cancels running steps and reports the waiting ones as skipped.
+    private mutating func finish(
+        group: inout TaskGroup<StepResult>, waiting: [String], error: FlowError?
+    ) -> Outcome {
+        group.cancelAll()
+        for id in waiting {
+            reports.append(StepReport(
+                id: id, status: .skipped, attempts: [], startedAfter: .zero, duration: .zero, outputs: [:]))
+        }
+        return Outcome(error: error)
+    }
+
+    /// The first `catch` rule that handles `error` of step `id`.
+    private func catchRule(for id: String, error: FlowError) -> CatchRule? {
+        plan.workflow.catchRules.first { rule in
+            if let step = rule.step, step.value != id { return false }
+            if rule.when.statuses.isEmpty && rule.when.kinds.isEmpty { return true }
+            return RetryTracker.matches(rule.when, error)
+        }
+    }
+
+    /// A step and every regular step that depends on it, directly or not.
+    private func downstream(of id: String) -> [String] {
+        var result = [id]
+        var index = 0
+        while index < result.count {
+            let current = result[index]
+            for step in plan.steps where !step.step.onDemand && step.dependencies.contains(current) {
+                if !result.contains(step.id) { result.append(step.id) }
+            }
+            index += 1
+        }
+        return result
+    }
+
+    private func evaluate(_ bindings: [Binding], in scope: RunScope) throws(FlowError) -> [String: JSONValue] {
+        var values: [String: JSONValue] = [:]
+        for binding in bindings { values[binding.name.value] = try scope.evaluate(binding.value) }
+        return values
+    }
+}

@@ -1,0 +1,81 @@
+/// What happened in a run: every step, every attempt, with secrets redacted.
+public struct RunReport: Sendable {
+    /// How a run ended.
+    public enum Outcome: Sendable {
+        /// Every step succeeded or was handled by a `catch` rule.
+        case succeeded
+        /// The run failed with this error.
+        case failed(FlowError)
+    }
+
+    /// The workflow's name, or its path.
+    public var workflow: String
+    /// How the run ended.
+    public var outcome: Outcome
+    /// The workflow outputs (empty when the run failed).
+    public var outputs: [String: JSONValue]
+    /// The steps in the order they finished.
+    public var steps: [StepReport]
+    /// How long the run took.
+    public var duration: Duration
+
+    /// Whether the run succeeded.
+    public var succeeded: Bool {
+        if case .succeeded = outcome { return true }
+        return false
+    }
+
+    /// The error the run failed with, if it failed.
+    public var error: FlowError? {
+        if case .failed(let error) = outcome { return error }
+        return nil
+    }
+}
+
+/// What happened to one step.
+public struct StepReport: Sendable {
+    /// How a step ended.
+    public enum Status: String, Sendable {
+        /// The step got a success response.
+        case succeeded
+        /// The step failed and the failure ended the run.
+        case failed
+        /// The step failed and a `catch` rule handled it (fallback, run-then-continue, end).
+        case recovered
+        /// The step never started because the run ended first.
+        case skipped
+    }
+
+    /// The step's id.
+    public var id: String
+    /// How it ended.
+    public var status: Status
+    /// Every attempt, in order.
+    public var attempts: [AttemptReport]
+    /// When the step started, relative to the start of the run.
+    public var startedAfter: Duration
+    /// How long the step took, retries and delays included.
+    public var duration: Duration
+    /// The step's outputs (secrets redacted).
+    public var outputs: [String: JSONValue]
+    /// The error, when the step failed or was recovered.
+    public var error: FlowError?
+}
+
+/// One attempt of a step.
+public struct AttemptReport: Sendable {
+    /// The one-based attempt number.
+    public var number: Int
+    /// The method of the request.
+    public var method: String
+    /// The URL, with secret query values redacted.
+    public var url: String
+    /// The response status, when a response arrived.
+    public var status: Int?
+    /// How long the attempt took.
+    public var duration: Duration
+    /// The error, when the attempt failed.
+    public var error: FlowError?
+    /// The delay before the next attempt, when one followed.
+    public var retryDelay: Duration?
+}

@@ -1,0 +1,340 @@
+public import Logging
+
+/// Runs one step: builds its request, sends it through its interceptors and dispatcher, applies its
+/// policy's timeouts and retries, checks and decodes the response, and binds outputs and vars.
+struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
+    let plan: Plan
+    let dispatchers: DispatcherRegistry
+    let dispatcherOverride: String?
+    let interceptorRegistry: InterceptorRegistry
+    let clock: C
+    let logger: Logger
+    let builder: RequestBuilder
+    let validator: JSONSchemaValidator
+    let redactor: SecretRedactor
+    let coordinator: RefreshCoordinator
+    let runStart: C.Instant
+    let unixTime: @Sendable () -> Int64
+    let secretVariables: Set<String>
+    let nestedReports: NestedStepReports
+
+    /// Runs `planned` in `scope`.
+    /// - Parameters:
+    ///   - planned: The step.
+    ///   - scope: The values its expressions read (without a response).
+    ///   - asRefresh: Whether a refresh interceptor runs it; its own refresh interceptors are then left out.
+    func run(_ planned: PlannedStep, scope: RunScope, asRefresh: Bool = false) async -> StepResult {
+        let started = clock.now
+        var report = StepReport(
+            id: planned.id, status: .succeeded, attempts: [], startedAfter: runStart.duration(to: started),
+            duration: .zero, outputs: [:], error: nil)
+        let log = AttemptLog()
+        let outcome: Result<[String: JSONValue], FlowError>
+        if let total = planned.policy?.timeout?.total?.value {
+            outcome = await withTimeLimit(total, clock: clock) {
+                await attempts(planned, scope: scope, asRefresh: asRefresh, log: log)
+            } onTimeout: {
+                .failure(FlowError(.totalTimeout, "the step did not finish within its total timeout of \(total)"))
+            }
+        } else {
+            outcome = await attempts(planned, scope: scope, asRefresh: asRefresh, log: log)
+        }
+        report.attempts = log.attempts
+        let failedResponse = log.failedResponse
+        report.duration = started.duration(to: clock.now)
+        switch outcome {
+        case .success(let outputs):
+            report.outputs = redactor.redact(.object(outputs)).objectValue ?? [:]
+            return StepResult(outputs: outputs, report: report)
+        case .failure(let error):
+            var error = redactor.redact(error)
+            error.stepID = error.stepID ?? planned.id
+            error.attempt = error.attempt ?? report.attempts.last?.number
+            report.status = .failed
+            report.error = error
+            return StepResult(outputs: [:], report: report, error: error, failedResponse: failedResponse)
+        }
+    }
+
+    /// The attempt loop: try, and on failure ask the retry rules whether and when to try again.
+    private func attempts(_ planned: PlannedStep, scope: RunScope, asRefresh: Bool, log: AttemptLog) async
+        -> Result<[String: JSONValue], FlowError>
+    {
+        var tracker = RetryTracker(rules: planned.policy?.retry ?? [])
+        var number = 0
+        while true {
+            number += 1
+            let attemptStart = clock.now
+            var attemptReport = AttemptReport(
+                number: number, method: planned.step.request.method.value, url: "", status: nil, duration: .zero)
+            let outcome = await attempt(planned, number: number, scope: scope, asRefresh: asRefresh)
+            attemptReport.duration = attemptStart.duration(to: clock.now)
+            attemptReport.url = outcome.request.map { redactor.redact(URLRedaction.redact($0.url)) } ?? ""
+            attemptReport.status = outcome.response?.status
+            switch outcome.result {
+            case .success(let outputs):
+                log.append(attemptReport)
+                return .success(outputs)
+            case .failure(var error):
+                error.stepID = planned.id
+                error.attempt = number
+                error.request = error.request ?? attemptReport.method + " " + attemptReport.url
+                error = redactor.redact(error)
+                attemptReport.error = error
+                log.failedResponse = outcome.decoded
+                if error.code == .cancelled || Task.isCancelled {
+                    log.append(attemptReport)
+                    return .failure(error)
+                }
+                let decision = tracker.decide(
+                    after: error, response: outcome.response, request: outcome.request,
+                    idempotent: planned.step.idempotent)
+                guard case .retry(let delay) = decision else {
+                    log.append(attemptReport)
+                    return .failure(error)
+                }
+                attemptReport.retryDelay = delay
+                log.append(attemptReport)
+                logger.info(
+                    "retrying after failure",
+                    metadata: ["step": "\(planned.id)", "attempt": "\(number)", "delay": "\(delay)",
+                               "error": "\(error.code)"])
+                do {
+                    try await clock.sleep(for: delay)
+                } catch {
+                    return .failure(FlowError(.cancelled, "the run was cancelled while waiting to retry"))
+                }
+            }
+        }
+    }
+
+    /// What one attempt produced.
+    private struct AttemptOutcome {
+        var request: StepRequest?
+        var response: StepResponse?
+        var decoded: DecodedResponse?
+        var result: Result<[String: JSONValue], FlowError>
+    }
+
+    /// One attempt: build, send through the chain (replaying once after a refresh), check, bind.
+    private func attempt(_ planned: PlannedStep, number: Int, scope: RunScope, asRefresh: Bool) async
+        -> AttemptOutcome
+    {
+        var outcome = AttemptOutcome(result: .failure(FlowError(.cancelled, "the attempt did not run")))
+        let dispatcherName = dispatcherOverride ?? planned.dispatcher
+        guard let dispatcher = dispatchers[dispatcherName] else {
+            outcome.result = .failure(FlowError(
+                .unsupported,
+                "no dispatcher named '\(dispatcherName)' is registered; registered: \(dispatchers.names.joined(separator: ", "))"))
+            return outcome
+        }
+        var context = StepContext(
+            stepID: planned.id, attempt: number, attemptTimeout: planned.policy?.timeout?.attempt?.value,
+            logger: logger)
+        context.logger[metadataKey: "step"] = "\(planned.id)"
+        context.logger[metadataKey: "attempt"] = "\(number)"
+        do {
+            let request = try builder.build(planned, in: scope)
+            outcome.request = request
+            var response: StepResponse
+            do {
+                response = try await send(request, planned, scope: scope, context: context, isReplay: false, asRefresh: asRefresh, via: dispatcher)
+            } catch is ReplayRequest {
+                response = try await send(request, planned, scope: scope, context: context, isReplay: true, asRefresh: asRefresh, via: dispatcher)
+            }
+            outcome.response = response
+            let decoded = try decode(response, of: planned)
+            outcome.decoded = decoded
+            outcome.result = .success(try bind(decoded, of: planned, scope: scope))
+        } catch let error as FlowError {
+            outcome.result = .failure(error)
+        } catch is CancellationError {
+            outcome.result = .failure(FlowError(.cancelled, "the run was cancelled"))
+        } catch {
+            outcome.result = .failure(FlowError(.interceptor, "\(error)", underlyingError: error))
+        }
+        return outcome
+    }
+
+    /// Sends `request` through the step's interceptors to the dispatcher, within the attempt timeout.
+    private func send(
+        _ request: StepRequest, _ planned: PlannedStep, scope: RunScope, context: StepContext, isReplay: Bool,
+        asRefresh: Bool, via dispatcher: any Dispatcher
+    ) async throws -> StepResponse {
+        let interceptors = try makeInterceptors(planned, scope: scope, isReplay: isReplay, asRefresh: asRefresh)
+        var next: @Sendable (StepRequest, StepContext) async throws -> StepResponse = { request, context in
+            do {
+                return try await dispatcher.dispatch(request, context: context)
+            } catch let error as FlowError {
+                throw error
+            } catch is CancellationError {
+                throw FlowError(.cancelled, "the run was cancelled")
+            } catch {
+                throw FlowError(.transport, "\(error)", underlyingError: error)
+            }
+        }
+        for interceptor in interceptors.reversed() {
+            let tail = next
+            next = { request, context in try await interceptor.intercept(request, context: context, next: tail) }
+        }
+        let chain = next
+        guard let limit = context.attemptTimeout else { return try await chain(request, context) }
+        let result: Result<StepResponse, any Error> = await withTimeLimit(limit, clock: clock) {
+            do { return .success(try await chain(request, context)) } catch { return .failure(error) }
+        } onTimeout: {
+            .failure(FlowError(.attemptTimeout, "no response within \(limit)"))
+        }
+        return try result.get()
+    }
+
+    /// The step's interceptors, made for this call.
+    private func makeInterceptors(_ planned: PlannedStep, scope: RunScope, isReplay: Bool, asRefresh: Bool) throws
+        -> [any Interceptor]
+    {
+        try planned.interceptors.compactMap { declaration -> (any Interceptor)? in
+            switch declaration.kind {
+            case .headers(let set, let remove):
+                return HeaderSettingInterceptor(set: set, remove: remove.map(\.value), scope: scope)
+            case .bearer(let token):
+                return CredentialHeaderInterceptor(scheme: .bearer(token), scope: scope, redactor: redactor)
+            case .basic(let username, let password):
+                return CredentialHeaderInterceptor(
+                    scheme: .basic(username: username, password: password), scope: scope, redactor: redactor)
+            case .apiKey(.header(let name), let value):
+                return CredentialHeaderInterceptor(scheme: .raw(header: name, value: value), scope: scope, redactor: redactor)
+            case .apiKey(.query(let name), let value):
+                return QueryParameterInterceptor(
+                    parameters: [Binding(name: Located(name, at: declaration.name.location), value: value)],
+                    secret: true, scope: scope, redactor: redactor)
+            case .query(let parameters):
+                return QueryParameterInterceptor(parameters: parameters, secret: false, scope: scope, redactor: redactor)
+            case .refresh(let statuses, let target):
+                // The refresh step never refreshes itself: its 401 is the answer.
+                if asRefresh || target.value == planned.id { return nil }
+                return RefreshInterceptor(
+                    statuses: statuses, coordinator: coordinator, isReplay: isReplay,
+                    refresh: { try await refresh(using: target.value, scope: scope, for: planned.id) })
+            case .sign(let signing):
+                return HMACSigningInterceptor(signing: signing, scope: scope, redactor: redactor, unixTime: unixTime)
+            case .unwrap(let pointer):
+                return UnwrapInterceptor(pointer: pointer)
+            case .custom(let name, let arguments):
+                guard let factory = interceptorRegistry[name.value] else {
+                    throw FlowError(
+                        .unsupported,
+                        "no interceptor named '\(name.value)' is registered (used by '\(declaration.name.value)')",
+                        at: name.location)
+                }
+                var values: [String: JSONValue] = [:]
+                for argument in arguments { values[argument.name.value] = try scope.evaluate(argument.value) }
+                do {
+                    return try factory(values)
+                } catch {
+                    throw FlowError(
+                        .interceptor, "interceptor '\(name.value)' rejected its arguments: \(error)",
+                        at: name.location, underlyingError: error)
+                }
+            }
+        }
+    }
+
+    /// Runs the on-demand refresh step, which updates vars through its `set`.
+    private func refresh(using stepID: String, scope: RunScope, for requester: String) async throws {
+        guard let step = plan.step(stepID) else {
+            throw FlowError(.interceptor, "the refresh step '\(stepID)' does not exist")
+        }
+        let result = await run(step, scope: scope, asRefresh: true)
+        nestedReports.append(result.report)
+        if let error = result.error {
+            throw FlowError(
+                .interceptor, "refreshing credentials with step '\(stepID)' failed: \(error.message)",
+                underlyingError: error)
+        }
+    }
+
+    /// Checks the status against the declared responses and decodes and validates the body.
+    private func decode(_ response: StepResponse, of planned: PlannedStep) throws(FlowError) -> DecodedResponse {
+        let declared = ResponseMatcher.match(response.status, in: planned.step.responses)
+        let success = declared.map { $0.status.value.isSuccess } ?? (200..<300).contains(response.status)
+        var body: JSONValue = .null
+        if !response.body.isEmpty {
+            do {
+                body = try JSONValue(parsing: response.body)
+            } catch {
+                let contentType = response.headers["Content-Type"]?.lowercased() ?? ""
+                if success && (declared != nil || contentType.contains("json")) {
+                    throw FlowError(
+                        .decode, "the response body is not valid JSON: \(error.message)",
+                        status: response.status, excerpt: Self.excerpt(response.body))
+                }
+                body = .string(String(decoding: response.body, as: UTF8.self))
+            }
+        }
+        let decoded = DecodedResponse(status: response.status, headers: response.headers, body: body)
+        guard success else {
+            var message = "status \(response.status)"
+            if let declared, case .some(let ref) = declared.schema.ref?.value {
+                message += " (\(ref))"
+            }
+            if case .object(let members) = body, let text = (members["message"] ?? members["error"])?.stringValue {
+                message += ": \(text)"
+            }
+            throw FlowError(.httpStatus, message, status: response.status, excerpt: Self.excerpt(response.body))
+        }
+        if let schema = declared?.schema {
+            let failures = validator.validate(body, against: schema)
+            if !failures.isEmpty {
+                throw FlowError(
+                    .validation,
+                    "the response (status \(response.status)) does not match its declared type: "
+                        + failures.map(\.description).joined(separator: "; "),
+                    status: response.status, excerpt: Self.excerpt(response.body))
+            }
+        }
+        return decoded
+    }
+
+    /// Evaluates the step's outputs and `set` against the response, updating the run's vars.
+    private func bind(_ response: DecodedResponse, of planned: PlannedStep, scope: RunScope) throws(FlowError)
+        -> [String: JSONValue]
+    {
+        var scope = scope
+        scope.response = response
+        var outputs: [String: JSONValue] = [:]
+        for output in planned.step.outputs {
+            outputs[output.name.value] = try scope.evaluate(output.value)
+        }
+        var updates: [(String, JSONValue)] = []
+        for binding in planned.step.set { updates.append((binding.name.value, try scope.evaluate(binding.value))) }
+        for (name, value) in updates {
+            if secretVariables.contains(name) { redactor.add(value) }
+            scope.variables.set(name, value)
+        }
+        return outputs
+    }
+
+    /// The first 512 bytes of a body, as text.
+    static func excerpt(_ body: [UInt8]) -> String? {
+        guard !body.isEmpty else { return nil }
+        let text = String(decoding: body.prefix(512), as: UTF8.self)
+        return body.count > 512 ? text + "…" : text
+    }
+}
+
+extension FlowError {
+    /// Creates a run-time error about a response.
+    init(_ code: Code, _ message: String, status: Int, excerpt: String?) {
+        self.init(code, message)
+        self.status = status
+        self.responseExcerpt = excerpt
+    }
+}
+
+/// Finds the declared response case for a status: an exact code first, then its class (`4XX`), then `default`.
+enum ResponseMatcher {
+    static func match(_ status: Int, in cases: [ResponseCase]) -> ResponseCase? {
+        cases.first { $0.status.value == .code(status) }
+            ?? cases.first { $0.status.value == .range(status / 100) }
+            ?? cases.first { $0.status.value == .default }
+    }
+}
