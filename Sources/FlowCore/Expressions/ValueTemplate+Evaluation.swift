@@ -47,65 +47,10 @@ extension StringTemplate {
                 if case .string(let string) = value {
                     text += string
                 } else {
-                    Self.appendCompactJSON(value, to: &text)
+                    text += value.serialized()
                 }
             }
         }
         return text
-    }
-
-    /// Appends `value` as compact JSON with object keys sorted.
-    ///
-    /// Non-finite doubles, which JSON cannot represent, are written as `null`.
-    static func appendCompactJSON(_ value: JSONValue, to text: inout String) {
-        switch value {
-        case .null:
-            text += "null"
-        case .bool(let bool):
-            text += bool ? "true" : "false"
-        case .int(let int):
-            text += String(int)
-        case .double(let double):
-            text += double.isFinite ? "\(double)" : "null"
-        case .string(let string):
-            appendJSONString(string, to: &text)
-        case .array(let elements):
-            text += "["
-            for (index, element) in elements.enumerated() {
-                if index > 0 { text += "," }
-                appendCompactJSON(element, to: &text)
-            }
-            text += "]"
-        case .object(let members):
-            text += "{"
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { text += "," }
-                appendJSONString(key, to: &text)
-                text += ":"
-                appendCompactJSON(members[key]!, to: &text)
-            }
-            text += "}"
-        }
-    }
-
-    private static func appendJSONString(_ string: String, to text: inout String) {
-        text += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case "\u{08}": text += "\\b"
-            case "\u{0C}": text += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
     }
 }
