@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "FlowCore", targets: ["FlowCore"]),
+        .library(name: "FlowTesting", targets: ["FlowTesting"]),
         .executable(name: "flowrun", targets: ["flowrun"]),
     ],
     dependencies: [
@@ -34,6 +35,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "FlowTesting",
+            dependencies: ["FlowCore"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "flowrun",
             dependencies: [
@@ -46,6 +52,15 @@ let package = Package(
         .testTarget(
             name: "FlowCoreTests",
             dependencies: ["FlowCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FlowTestingTests",
+            dependencies: [
+                "FlowTesting",
+                "FlowCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
