@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "FlowCore", targets: ["FlowCore"]),
+        .library(name: "FlowTesting", targets: ["FlowTesting"]),
         .executable(name: "flowrun", targets: ["flowrun"]),
         .executable(name: "flowrun-benchmarks", targets: ["FlowBenchmarks"]),
     ],
@@ -37,6 +38,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "FlowTesting",
+            dependencies: ["FlowCore"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "flowrun",
             dependencies: [
@@ -54,6 +60,15 @@ let package = Package(
         .testTarget(
             name: "FlowCoreTests",
             dependencies: ["FlowCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FlowTestingTests",
+            dependencies: [
+                "FlowTesting",
+                "FlowCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,5 +1,5 @@
 /// Parses the durations workflow files write: `200ms`, `5s`, `1.5s`, `2m`, `1h`.
-enum DurationParser {
+package enum DurationParser {
     /// The units a duration may use, longest suffix first so `ms` wins over `s`.
     private static let units: [(suffix: String, nanoseconds: Double)] = [
         ("ms", 1e6), ("us", 1e3), ("s", 1e9), ("m", 60e9), ("h", 3600e9),
@@ -8,7 +8,7 @@ enum DurationParser {
     /// Parses `text` into a duration.
     /// - Parameter text: A number followed by `ms`, `s`, `m` or `h`.
     /// - Returns: The duration, or a message saying what is wrong.
-    static func parse(_ text: String) -> Result<Duration, DurationSyntaxError> {
+    package static func parse(_ text: String) -> Result<Duration, DurationSyntaxError> {
         let trimmed = text.trimmingSpaces
         guard let unit = units.first(where: { trimmed.hasSuffix($0.suffix) }) else {
             return .failure(DurationSyntaxError(
@@ -29,9 +29,9 @@ enum DurationParser {
 }
 
 /// Why a duration did not parse.
-struct DurationSyntaxError: Error {
+package struct DurationSyntaxError: Error {
     /// What is wrong, naming the text.
-    var message: String
+    package var message: String
 }
 
 extension String {

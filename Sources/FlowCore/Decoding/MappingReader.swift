@@ -1,16 +1,16 @@
-/// Reads one YAML mapping of a workflow file against the keys the format allows there.
+/// Reads one YAML mapping of a workflow or mock stub file against the keys the format allows there.
 ///
 /// Creating a reader reports, in one go, a node that is not a mapping, keys
 /// the format does not define (with a "did you mean" suggestion) and required
 /// keys that are missing. The decoder then takes values by key; every key is
 /// looked up in a dictionary, so decoding stays linear in the file size.
-struct MappingReader {
+package struct MappingReader {
     /// The mapping node.
-    let node: YAMLNode
+    package let node: YAMLNode
     /// The pairs by key text.
     private let pairs: [String: YAMLPair]
     /// The keys in file order.
-    let keys: [Located<String>]
+    package let keys: [Located<String>]
 
     /// Checks `node` and makes a reader, or records why it cannot.
     /// - Parameters:
@@ -19,7 +19,7 @@ struct MappingReader {
     ///   - allowed: The keys the format defines here.
     ///   - required: The keys that must be present.
     ///   - diagnostics: Where problems are recorded.
-    init?(
+    package init?(
         _ node: YAMLNode,
         _ context: String,
         allowed: [String],
@@ -61,13 +61,13 @@ struct MappingReader {
     }
 
     /// The value node of `key`, if present.
-    subscript(key: String) -> YAMLNode? { pairs[key]?.value }
+    package subscript(key: String) -> YAMLNode? { pairs[key]?.value }
 
     /// The key node of `key`, if present.
-    func keyNode(_ key: String) -> YAMLNode? { pairs[key]?.key }
+    package func keyNode(_ key: String) -> YAMLNode? { pairs[key]?.key }
 
     /// Whether `key` is present.
-    func contains(_ key: String) -> Bool { pairs[key] != nil }
+    package func contains(_ key: String) -> Bool { pairs[key] != nil }
 }
 
 /// Reads a mapping whose keys are user-chosen names (types, servers, outputs) in file order.
@@ -77,7 +77,7 @@ struct MappingReader {
 ///   - context: What the mapping is, for messages.
 ///   - diagnostics: Where problems are recorded.
 /// - Returns: The pairs with their key text, or `nil` when the node is not a mapping.
-func namedEntries(
+package func namedEntries(
     _ node: YAMLNode,
     _ context: String,
     diagnostics: inout [Diagnostic]

@@ -1,5 +1,5 @@
 /// "Did you mean …?" suggestions for misspelled names.
-enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `name` by edit distance, if it is close enough to be a plausible typo.
     ///
     /// A candidate qualifies when the case-insensitive Levenshtein distance is at
@@ -9,7 +9,7 @@ enum Suggestion {
     ///   - name: The name the user wrote.
     ///   - candidates: The names that exist.
     /// - Returns: The best candidate, or `nil`.
-    static func closest<S: Sequence<String>>(to name: String, in candidates: S) -> String? {
+    package static func closest<S: Sequence<String>>(to name: String, in candidates: S) -> String? {
         let target = Array(name.lowercased().unicodeScalars)
         var best: (name: String, distance: Int)?
         for candidate in candidates where candidate != name {
@@ -29,7 +29,7 @@ enum Suggestion {
     ///   - name: The name the user wrote.
     ///   - candidates: The names that exist.
     /// - Returns: The suffix to append to a message.
-    static func didYouMean<S: Sequence<String>>(_ name: String, in candidates: S) -> String {
+    package static func didYouMean<S: Sequence<String>>(_ name: String, in candidates: S) -> String {
         closest(to: name, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 

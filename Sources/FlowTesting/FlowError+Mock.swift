@@ -1,0 +1,9 @@
+public import FlowCore
+
+extension FlowError.Code {
+    /// A ``MockDispatcher`` received a request that none of its stubs matches.
+    ///
+    /// The message names the request (method, path and query, never header
+    /// values) and the closest stub with what differed.
+    public static let mockUnmatched = Self("mock-unmatched")
+}

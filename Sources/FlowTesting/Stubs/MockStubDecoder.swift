@@ -1,0 +1,213 @@
+import FlowCore
+
+/// Turns the YAML node tree of a stub file into ``MockStub`` values, collecting every problem it finds.
+///
+/// It follows the workflow decoder: the same ``MappingReader`` for unknown
+/// and missing keys, the same codes, and a part that cannot be decoded is
+/// left out while the rest is still checked.
+struct MockStubDecoder {
+    /// The problems found so far, in the order found.
+    private(set) var diagnostics: [Diagnostic] = []
+
+    static let topLevelKeys = ["flowrun-mock", "stubs"]
+    static let stubKeys = ["name", "match", "respond"]
+    static let matchKeys = ["method", "path", "query", "headers", "body"]
+    static let responseKeys = ["status", "headers", "body", "delay"]
+    static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+
+    /// Decodes the stubs of a file from its root node.
+    /// - Parameter root: The document's root node, as ``YAMLLoader`` returns it.
+    /// - Returns: The stubs that decoded; check ``diagnostics``.
+    mutating func decode(_ root: YAMLNode) -> [MockStub] {
+        if root.scalar?.value == .null {
+            report(.typeMismatch, "the mock file is empty; expected a mapping that starts with 'flowrun-mock: 1'", root)
+            return []
+        }
+        guard let top = reader(root, "the mock file", Self.topLevelKeys, required: Self.topLevelKeys) else {
+            return []
+        }
+        if let node = top["flowrun-mock"], !Self.isSupportedVersion(node) {
+            let found = node.scalar?.text ?? node.kindDescription
+            report(.unsupportedVersion,
+                   "unsupported mock format version \(found); this flowrun reads 'flowrun-mock: 1'", node)
+        }
+        guard let stubsNode = top["stubs"] else { return [] }
+        guard let elements = stubsNode.sequence else {
+            report(.typeMismatch, "expected 'stubs' to be a sequence of stubs, found \(stubsNode.kindDescription)",
+                   stubsNode)
+            return []
+        }
+        let stubs = elements.enumerated().compactMap { stub($1, number: $0 + 1) }
+        // Tests select recorded calls by stub name, so a name must say which stub answered.
+        var seen = Set<String>()
+        for stub in stubs {
+            guard let name = stub.name, !seen.insert(name).inserted, let location = stub.location else { continue }
+            diagnostics.append(Diagnostic(.error, .duplicateName, "two stubs are named '\(name)'", at: location))
+        }
+        return stubs
+    }
+
+    private static func isSupportedVersion(_ node: YAMLNode) -> Bool {
+        if case .int(let version)? = node.scalar?.value { return MockStubs.supportedVersions.contains(version) }
+        return false
+    }
+
+    // MARK: Stubs
+
+    private mutating func stub(_ node: YAMLNode, number: Int) -> MockStub? {
+        let declaredName = node.mapping?.first { $0.key.scalar?.text == "name" }?.value.scalar?.text
+        let label = declaredName.map { "stub '\($0)'" } ?? "stub #\(number)"
+        guard let fields = reader(node, label, Self.stubKeys, required: ["respond"]) else { return nil }
+        let name = fields["name"].flatMap { string($0, "the name of \(label)") }
+        let match = fields["match"].map { conditions($0, label) } ?? MockStub.Match()
+        guard let respondNode = fields["respond"] else { return nil }
+        let elements = respondNode.sequence ?? [respondNode]
+        if elements.isEmpty {
+            report(.invalidValue, "'respond' of \(label) needs at least one response", respondNode)
+            return nil
+        }
+        let responses = elements.compactMap { response($0, label) }
+        guard responses.count == elements.count else { return nil }
+        return MockStub(name: name, match: match, respond: responses, location: node.location)
+    }
+
+    private mutating func conditions(_ node: YAMLNode, _ label: String) -> MockStub.Match {
+        var match = MockStub.Match()
+        guard let fields = reader(node, "'match' of \(label)", Self.matchKeys) else { return match }
+        if let node = fields["method"], let method = string(node, "'method'") {
+            if Self.methods.contains(method) {
+                match.method = method
+            } else {
+                let upper = method.uppercased()
+                let hint = Self.methods.contains(upper)
+                    ? "; methods are upper-case: '\(upper)'" : Suggestion.didYouMean(upper, in: Self.methods)
+                report(.invalidValue, "unknown HTTP method '\(method)'\(hint)", node)
+            }
+        }
+        if let node = fields["path"], let path = string(node, "'path'") {
+            if let problem = PathPattern.problem(in: path) {
+                report(.invalidValue, problem, node)
+            } else {
+                match.path = path
+            }
+        }
+        if let node = fields["query"] {
+            for entry in namedEntries(node, "'query'", diagnostics: &diagnostics) ?? [] {
+                let values = (entry.value.sequence ?? [entry.value]).compactMap {
+                    scalarText($0, "the value of query parameter '\(entry.name.value)'")
+                }
+                match.query[entry.name.value] = values
+            }
+        }
+        if let node = fields["headers"] {
+            for field in headers(node) { match.headers[field.name] = field.value }
+        }
+        if let node = fields["body"] { match.body = json(node) }
+        return match
+    }
+
+    private mutating func response(_ node: YAMLNode, _ label: String) -> MockStub.Response? {
+        guard let fields = reader(node, "a response of \(label)", Self.responseKeys) else { return nil }
+        var response = MockStub.Response()
+        if let node = fields["status"] {
+            guard case .int(let status)? = node.scalar?.value else {
+                report(.typeMismatch,
+                       "expected 'status' to be a status code such as 200, found \(node.kindDescription)", node)
+                return nil
+            }
+            guard (100...599).contains(status) else {
+                report(.invalidValue, "'status' must be from 100 to 599, found \(status)", node)
+                return nil
+            }
+            response.status = status
+        }
+        if let node = fields["headers"] { response.headers = headers(node) }
+        if let node = fields["body"] {
+            if case .string(let text)? = node.scalar?.value {
+                response.body = .text(text)
+            } else {
+                response.body = .json(json(node))
+            }
+        }
+        if let node = fields["delay"] {
+            guard case .string(let text)? = node.scalar?.value else {
+                let found = node.kindDescription
+                report(.typeMismatch,
+                       "expected 'delay' to be a duration, found \(found); write a unit, such as 50ms or 2s", node)
+                return nil
+            }
+            switch DurationParser.parse(text) {
+            case .success(let delay): response.delay = delay
+            case .failure(let error):
+                report(.invalidValue, "\(error.message) (in 'delay')", node)
+                return nil
+            }
+        }
+        return response
+    }
+
+    // MARK: Values
+
+    /// Header fields from a mapping of names to scalars; values may not carry CR or LF.
+    private mutating func headers(_ node: YAMLNode) -> HeaderFields {
+        var fields = HeaderFields()
+        for entry in namedEntries(node, "'headers'", diagnostics: &diagnostics) ?? [] {
+            guard let value = scalarText(entry.value, "header '\(entry.name.value)'") else { continue }
+            if value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) {
+                report(.invalidValue, "header '\(entry.name.value)' may not contain a line break", entry.value)
+                continue
+            }
+            fields.add(entry.name.value, value)
+        }
+        return fields
+    }
+
+    /// The JSON value a YAML node denotes; NaN and the infinities, which JSON lacks, are reported.
+    private mutating func json(_ node: YAMLNode) -> JSONValue {
+        switch node.content {
+        case .scalar(let scalar):
+            switch scalar.value {
+            case .null: return .null
+            case .bool(let bool): return .bool(bool)
+            case .int(let int): return .int(int)
+            case .double(let double):
+                if !double.isFinite { report(.invalidValue, "JSON has no NaN or infinity; found \(scalar.text)", node) }
+                return .double(double)
+            case .string(let string): return .string(string)
+            }
+        case .sequence(let elements):
+            return .array(elements.map { json($0) })
+        case .mapping(let pairs):
+            var members: [String: JSONValue] = [:]
+            for pair in pairs { members[pair.key.scalar?.text ?? ""] = json(pair.value) }
+            return .object(members)
+        }
+    }
+
+    private mutating func string(_ node: YAMLNode, _ what: String) -> String? {
+        guard case .string(let text)? = node.scalar?.value else {
+            report(.typeMismatch, "expected \(what) to be a string, found \(node.kindDescription)", node)
+            return nil
+        }
+        return text
+    }
+
+    /// The text of a non-null scalar, so `page: 2` and `page: "2"` both mean the string `2`.
+    private mutating func scalarText(_ node: YAMLNode, _ what: String) -> String? {
+        guard let scalar = node.scalar, scalar.value != .null else {
+            report(.typeMismatch, "expected \(what) to be a string, found \(node.kindDescription)", node)
+            return nil
+        }
+        return scalar.text
+    }
+
+    private mutating func reader(
+        _ node: YAMLNode, _ context: String, _ allowed: [String], required: [String] = []
+    ) -> MappingReader? {
+        MappingReader(node, context, allowed: allowed, required: required, diagnostics: &diagnostics)
+    }
+
+    private mutating func report(_ code: FlowError.Code, _ message: String, _ node: YAMLNode) {
+        diagnostics.append(Diagnostic(.error, code, message, at: node.location))
+    }
+}
