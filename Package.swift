@@ -50,6 +50,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The schema is compiled into the binary, so `flowrun schema` works wherever the binary is copied.
+            resources: [.embedInCode("Resources/workflow.schema.json")],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -563,3 +563,26 @@ struct JSONSchemaValidatorTests {
         #expect(try failures(of: strings, against: integers, maxFailures: 0).count == 1)
     }
 }
+
+struct NullableReferenceTests {
+    @Test func aNullableReferenceAcceptsNullAndTheReferencedType() throws {
+        let result = WorkflowCompiler().check(yaml: """
+            flowrun: 1
+            types:
+              User: { type: object, required: [id], properties: { id: { type: string } } }
+              Holder: { type: object, properties: { owner: { $ref: User, nullable: true } } }
+            steps:
+              - id: s
+                request: { method: GET, path: "https://x.test/" }
+                response: { 200: Holder }
+                outputs: { owner: $response.body#/owner/id }
+            """, path: "t.yaml")
+        #expect(!result.hasErrors, "\(result.diagnostics)")
+        let plan = try #require(result.plan)
+        let holder = try #require(plan.types["Holder"])
+        let validator = JSONSchemaValidator(types: plan.types)
+        #expect(validator.validate(["owner": nil], against: holder).isEmpty)
+        #expect(validator.validate(["owner": ["id": "u-1"]], against: holder).isEmpty)
+        #expect(!validator.validate(["owner": ["name": "x"]], against: holder).isEmpty)
+    }
+}

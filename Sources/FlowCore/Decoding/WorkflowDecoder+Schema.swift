@@ -28,9 +28,8 @@ extension WorkflowDecoder {
                 }
             }
         }
-        if let nullable = fields["nullable"], bool(nullable, "'nullable'") == true {
-            types?.insert(.null)
-        }
+        let nullable = fields["nullable"].flatMap { bool($0, "'nullable'") } ?? false
+        if nullable { types?.insert(.null) }
         var properties: [(name: String, schema: JSONSchema)] = []
         if let node = fields["properties"] {
             properties = entries(node, "'properties'").map { ($0.name.value, schema($0.value)) }
@@ -60,7 +59,7 @@ extension WorkflowDecoder {
                 report(.typeMismatch, "expected 'enum' to be a sequence of values, found \(node.kindDescription)", node)
             }
         }
-        return JSONSchema(
+        let decoded = JSONSchema(
             location: node.location,
             types: types,
             properties: properties,
@@ -88,6 +87,12 @@ extension WorkflowDecoder {
             defaultValue: value("default"),
             description: fields["description"].flatMap { string($0, "'description'")?.value }
         )
+        // `{ $ref: User, nullable: true }` has no `type` to add `null` to: it means "a User or null".
+        if nullable && types == nil {
+            return JSONSchema(
+                location: node.location, anyOf: [decoded, JSONSchema(location: node.location, types: [.null])])
+        }
+        return decoded
     }
 
     private mutating func schemaList(_ node: YAMLNode?, _ what: String) -> [JSONSchema] {
