@@ -14,11 +14,15 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "FlowCore", targets: ["FlowCore"]),
+        .library(name: "FlowHTTP", targets: ["FlowHTTP"]),
         .executable(name: "flowrun", targets: ["flowrun"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -30,6 +34,19 @@ let package = Package(
             name: "FlowCore",
             dependencies: [
                 "CYAML",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "FlowHTTP",
+            dependencies: [
+                "FlowCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -46,6 +63,18 @@ let package = Package(
         .testTarget(
             name: "FlowCoreTests",
             dependencies: ["FlowCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FlowHTTPTests",
+            dependencies: [
+                "FlowHTTP",
+                "FlowCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
