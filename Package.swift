@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "FlowCore", targets: ["FlowCore"]),
+        .library(name: "FlowHTTP", targets: ["FlowHTTP"]),
         .library(name: "FlowTesting", targets: ["FlowTesting"]),
         .executable(name: "flowrun", targets: ["flowrun"]),
         .executable(name: "flowrun-benchmarks", targets: ["FlowBenchmarks"]),
@@ -22,6 +23,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -43,10 +47,25 @@ let package = Package(
             dependencies: ["FlowCore"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "FlowHTTP",
+            dependencies: [
+                "FlowCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "flowrun",
             dependencies: [
                 "FlowCore",
+                "FlowHTTP",
+                "FlowTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -74,8 +93,26 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "FlowHTTPTests",
+            dependencies: [
+                "FlowHTTP",
+                "FlowCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "flowrunTests",
-            dependencies: ["flowrun", "FlowCore"],
+            dependencies: [
+                "flowrun",
+                "FlowCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
     ]

@@ -21,7 +21,7 @@ struct FlowRun: AsyncParsableCommand {
             The format reference is docs/workflow-format.md.
             """,
         version: FlowRunVersion.current,
-        subcommands: [LintCommand.self, SchemaCommand.self]
+        subcommands: [LintCommand.self, RunCommand.self, SchemaCommand.self]
     )
 
     /// Runs the command, mapping usage errors to exit status 2 as the documentation promises.

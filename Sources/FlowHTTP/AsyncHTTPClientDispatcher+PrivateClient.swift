@@ -1,0 +1,73 @@
+import AsyncHTTPClient
+import NIOSSL
+
+extension AsyncHTTPClientDispatcher {
+    /// Runs `body` with a dispatcher on a private client, and shuts the client down afterwards.
+    ///
+    /// The command-line tool uses this to honour `--insecure` and its redirect limit, which the
+    /// shared client cannot change. The private client starts from the settings of
+    /// `HTTPClient.shared` and differs in three ways:
+    ///
+    /// - With `insecure`, it does not verify TLS certificates or host names. Use it only against
+    ///   test servers you control; without it, verification stays on.
+    /// - It follows at most `maxRedirects` redirects and refuses redirect cycles; with `0` it
+    ///   follows none and returns the `3xx` response.
+    /// - It reports a refused connection at once instead of retrying it until the attempt's
+    ///   deadline, because flowrun's retry policies decide whether to try again.
+    ///
+    /// Like `HTTPClient.withHTTPClient`, the client is shut down whether `body` returns or throws,
+    /// so the dispatcher must not be used after `body` returns.
+    ///
+    /// ```swift
+    /// let response = try await AsyncHTTPClientDispatcher.withDispatcher(insecure: true, maxRedirects: 0) {
+    ///     try await $0.dispatch(StepRequest(method: "GET", url: "https://localhost:8443/health"), context: context)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - insecure: Whether to skip TLS certificate and host name verification.
+    ///   - maxRedirects: The most redirects to follow for one request; `0` follows none. Must not
+    ///     be negative.
+    ///   - maxResponseBodySize: The largest response body to read, in bytes.
+    ///   - defaultTimeout: The time limit of attempts whose step sets none.
+    ///   - isolation: The actor `body` runs on; the caller's, by default.
+    ///   - body: The work to do with the dispatcher.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or the client's error if it fails to shut down.
+    public static func withDispatcher<Result>(
+        insecure: Bool,
+        maxRedirects: Int = 5,
+        maxResponseBodySize: Int = Configuration.defaultMaxResponseBodySize,
+        defaultTimeout: Duration? = Configuration.defaultAttemptTimeout,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (AsyncHTTPClientDispatcher) async throws -> Result
+    ) async throws -> Result {
+        let clientConfiguration = privateClientConfiguration(insecure: insecure, maxRedirects: maxRedirects)
+        return try await HTTPClient.withHTTPClient(configuration: clientConfiguration, isolation: isolation) { client in
+            let configuration = Configuration(
+                client: client,
+                maxResponseBodySize: maxResponseBodySize,
+                defaultTimeout: defaultTimeout
+            )
+            return try await body(AsyncHTTPClientDispatcher(configuration: configuration))
+        }
+    }
+
+    /// The settings of a private client: the shared client's, with the given certificate
+    /// verification and redirect limit, and without connection retries.
+    static func privateClientConfiguration(insecure: Bool, maxRedirects: Int) -> HTTPClient.Configuration {
+        precondition(maxRedirects >= 0, "maxRedirects must not be negative")
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        if insecure {
+            var tls = configuration.tlsConfiguration ?? .makeClientConfiguration()
+            tls.certificateVerification = .none
+            configuration.tlsConfiguration = tls
+        }
+        configuration.redirectConfiguration =
+            maxRedirects == 0 ? .disallow : .follow(max: maxRedirects, allowCycles: false)
+        // AsyncHTTPClient would otherwise retry a refused connection with backoff until the
+        // deadline, turning "connection refused" into a 30-second wait; the engine retries instead.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
+    }
+}

@@ -1,0 +1,158 @@
+import AsyncHTTPClient
+public import FlowCore
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// A dispatcher that performs each step's request over the network with AsyncHTTPClient.
+///
+/// `AsyncHTTPClientDispatcher` is the dispatcher that flowrun registers as `http`. It sends the
+/// ``StepRequest`` as it is — method, URL with its percent-encoding untouched, header fields in
+/// order, body bytes — and returns every answer the server gives as a ``StepResponse``, whatever
+/// its status: a `404` or a `503` is a response, not an error, so the engine can match it against
+/// the step's declared responses and policies.
+///
+/// It throws a ``FlowError`` only when there is no complete answer:
+///
+/// - ``FlowError/Code/transport``: the connection was refused or reset, the host did not resolve,
+///   the TLS handshake failed, the server closed the connection early or sent something that is not
+///   HTTP, there were too many redirects, or the body is larger than
+///   ``Configuration/maxResponseBodySize``.
+/// - ``FlowError/Code/attemptTimeout``: the response (head and whole body) did not arrive within the
+///   attempt's time limit, `context.attemptTimeout` or else ``Configuration/defaultTimeout``.
+/// - ``FlowError/Code/cancelled``: the task running the request was cancelled.
+/// - ``FlowError/Code/binding``: a header name is not an HTTP token, or a header value holds a line
+///   break or another control character; nothing is sent. The message names the header, never its
+///   value, which may be a secret. A method that is not a token or a URL that is not absolute is
+///   refused the same way with ``FlowError/Code/invalidValue``, and a scheme other than `http` and
+///   `https` with ``FlowError/Code/unsupported``.
+///
+/// Every error it throws carries the step id, the attempt, the request as `METHOD url` — without
+/// user info and with the values of secret-looking query parameters (`api_key`, `token`, `sig`, …)
+/// replaced by `***` — and, when it wraps a foreign error, that error as
+/// ``FlowError/underlyingError``.
+///
+/// The dispatcher holds no connections itself: the ``Configuration/client`` pools them, per scheme,
+/// host and port, and reuses them across steps, attempts and concurrent steps. By default that is
+/// `HTTPClient.shared`, which verifies TLS certificates, follows up to 20 redirects and needs no
+/// shutdown.
+///
+/// ```swift
+/// let dispatcher = AsyncHTTPClientDispatcher()
+/// let response = try await dispatcher.dispatch(
+///     StepRequest(method: "GET", url: "https://api.example.com/items/42", headers: ["Accept": "application/json"]),
+///     context: StepContext(stepID: "getItem", attempt: 1, attemptTimeout: .seconds(5), logger: logger)
+/// )
+/// print(response.status)
+/// ```
+///
+/// ## Choose between the shared client and a private one
+///
+/// Use the default configuration, which uses `HTTPClient.shared`, in a program that sends requests
+/// with normal certificate checks: it needs no set-up or shutdown, and its connection pool is shared
+/// with everything else in the process that uses AsyncHTTPClient. Use
+/// ``withDispatcher(insecure:maxRedirects:maxResponseBodySize:defaultTimeout:isolation:_:)`` when
+/// the run needs different client settings — certificate verification off for `--insecure`, a
+/// redirect limit — or fails fast on refused connections; it creates a private client and shuts it
+/// down when the closure returns. To use a client of your own, pass it in
+/// ``Configuration/client`` and shut it down yourself after the last request.
+public struct AsyncHTTPClientDispatcher: Dispatcher {
+    /// The client, body size limit and default timeout this dispatcher uses.
+    public let configuration: Configuration
+
+    /// Creates a dispatcher.
+    ///
+    /// The dispatcher is cheap to create and copy; the client in `configuration` owns the
+    /// connections.
+    ///
+    /// - Parameter configuration: The client, body size limit and default timeout to use. The
+    ///   default uses `HTTPClient.shared`, a 10 MiB body limit and a 30-second timeout.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Sends a request and returns the server's response, whatever its status.
+    ///
+    /// The header fields are checked before anything is sent. The attempt's time limit,
+    /// `context.attemptTimeout` or else ``Configuration/defaultTimeout``, covers connecting, sending,
+    /// and receiving the head and the whole body; the body is read into memory up to
+    /// ``Configuration/maxResponseBodySize`` bytes.
+    ///
+    /// - Parameters:
+    ///   - request: The request, with an absolute `http` or `https` URL.
+    ///   - context: The step and attempt the request belongs to, its time limit and the logger.
+    /// - Returns: The response: status, header fields in the order received, and the body bytes.
+    /// - Throws: A ``FlowError`` with code ``FlowError/Code/binding`` for a header that cannot be sent
+    ///   safely, ``FlowError/Code/invalidValue`` for a method that is not a token or a URL that is not
+    ///   absolute, ``FlowError/Code/unsupported`` for a URL that is not `http` or `https`,
+    ///   ``FlowError/Code/transport`` when no complete response arrived,
+    ///   ``FlowError/Code/attemptTimeout`` when it did not arrive in time, and
+    ///   ``FlowError/Code/cancelled`` when the task was cancelled.
+    public func dispatch(_ request: StepRequest, context: StepContext) async throws -> StepResponse {
+        let target = RequestTarget(request)
+        let timeout = (context.attemptTimeout ?? configuration.defaultTimeout).map(RequestDeadline.clamped)
+        let failures = FailureMapper(
+            target: target,
+            context: context,
+            timeout: timeout,
+            maxResponseBodySize: configuration.maxResponseBodySize
+        )
+
+        // Everything that can be refused without the network is refused here, so a header holding
+        // an injected line never reaches a socket.
+        do {
+            try RequestPreflight.check(request, target: target)
+            try Task.checkCancellation()
+        } catch {
+            throw failures.map(error, phase: .beforeSending)
+        }
+
+        let deadline = RequestDeadline(timeout: timeout)
+        context.logger.debug("sending request", metadata: ["http.request": "\(target.description)"])
+
+        let response: HTTPClientResponse
+        do {
+            response = try await configuration.client.execute(makeClientRequest(request), deadline: deadline.nio)
+        } catch {
+            throw failures.map(error, phase: .waitingForHead)
+        }
+
+        let status = Int(response.status.code)
+        let body: ByteBuffer
+        do {
+            body = try await ResponseBodyCollector.collect(
+                response.body,
+                upTo: configuration.maxResponseBodySize,
+                before: deadline.instant
+            )
+        } catch {
+            throw failures.map(error, phase: .readingBody(status: status))
+        }
+
+        context.logger.debug(
+            "received response",
+            metadata: ["http.status": "\(status)", "http.response.body.size": "\(body.readableBytes)"]
+        )
+        return StepResponse(
+            status: status,
+            headers: HeaderFields(response.headers.map { HeaderFields.Field(name: $0.name, value: $0.value) }),
+            body: Array(body.readableBytesView)
+        )
+    }
+
+    /// Converts a checked step request into AsyncHTTPClient's form, without touching the URL's
+    /// encoding or the order of the header fields.
+    private func makeClientRequest(_ request: StepRequest) -> HTTPClientRequest {
+        var clientRequest = HTTPClientRequest(url: request.url)
+        clientRequest.method = HTTPMethod(rawValue: request.method)
+        for field in request.headers {
+            clientRequest.headers.add(name: field.name, value: field.value)
+        }
+        if let body = request.body {
+            // A byte buffer body has a known length and can be sent again when a redirect is
+            // followed; AsyncHTTPClient sets Content-Length from it.
+            clientRequest.body = .bytes(ByteBuffer(bytes: body))
+        }
+        return clientRequest
+    }
+}

@@ -1,0 +1,148 @@
+import ArgumentParser
+import FlowCore
+import FlowHTTP
+import FlowTesting
+import Foundation
+import Logging
+
+/// `flowrun run`: compiles a workflow and runs it.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a workflow.",
+        discussion: """
+            The file is checked first, exactly as `flowrun lint` does; a file with errors never \
+            sends a request. Inputs are checked against the workflow's `inputs` schema before the \
+            first request.
+
+            Requests go over HTTP (the `http` dispatcher) unless --mock names a stub file, which \
+            answers every request in-process with no network.
+
+            Exit status: 0 when the run succeeds, 1 when it fails, 2 when the file, an input or \
+            an argument is invalid.
+
+            Examples:
+              flowrun run workflows/banking.yaml --input token=t-123 --env-file .env
+              BANK_URL=https://bank.example flowrun run workflows/banking.yaml \\
+                  --mock workflows/banking.mock.yaml --input token=demo
+              flowrun run wf.yaml --inputs inputs.yaml --format json > report.json
+            """
+    )
+
+    @Argument(help: "The workflow file.", completion: .file(extensions: ["yaml", "yml"]))
+    var file: String
+
+    @Option(
+        name: .customLong("input"),
+        help: ArgumentHelp(
+            "An input as name=value; repeatable. The value is read as JSON when the input is not a string (count=3, tags=[\"a\"]).",
+            valueName: "name=value"))
+    var inputPairs: [String] = []
+
+    @Option(name: .customLong("inputs"), help: "A JSON or YAML file with the inputs as an object.")
+    var inputsFile: String?
+
+    @Option(name: .customLong("env-file"), help: "A .env file of NAME=value lines for $env; the process environment wins.")
+    var envFile: String?
+
+    @Option(help: "Send every request through this dispatcher, whatever the steps say (http, mock).")
+    var dispatcher: String?
+
+    @Option(help: "A mock stub file (*.mock.yaml): answer requests in-process, with no network. Implies --dispatcher mock.")
+    var mock: String?
+
+    @Option(help: "How to print the result: human, or json (outputs and the full run report).")
+    var format: RunOutputFormat = .human
+
+    @Flag(help: "Do not verify TLS certificates. Only for test servers you control.")
+    var insecure = false
+
+    @Option(help: "The most steps that run at once.")
+    var maxConcurrency = 8
+
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        if maxConcurrency < 1 { throw ValidationError("--max-concurrency must be at least 1.") }
+        for pair in inputPairs where !pair.contains("=") {
+            throw ValidationError("--input takes name=value; '\(pair)' has no '='.")
+        }
+    }
+
+    func run() async throws {
+        let logger = logging.makeLogger()
+        let plan = try loadPlan()
+        let inputs = try RunInputs(plan: plan).collect(pairs: inputPairs, file: inputsFile)
+        var environment = ProcessInfo.processInfo.environment
+        if let envFile {
+            do {
+                environment = try DotEnv.load(envFile).merging(environment) { _, process in process }
+            } catch {
+                Self.fail("\(error)")
+            }
+        }
+        var registry = DispatcherRegistry()
+        var selected = dispatcher
+        if let mock {
+            registry.register(try MockDispatcher(stubs: loadStubs(mock)), as: "mock")
+            selected = selected ?? "mock"
+        }
+        let printer = RunPrinter(format: format, stderrIsTerminal: Terminal.isColorTerminal(STDERR_FILENO))
+        let report = try await AsyncHTTPClientDispatcher.withDispatcher(insecure: insecure) { http in
+            registry.register(http, as: "http")
+            if let selected, registry[selected] == nil {
+                Self.fail("no dispatcher named '\(selected)'; available: \(registry.names.joined(separator: ", "))")
+            }
+            var engine = Engine(dispatchers: registry, logger: logger, maxConcurrentSteps: maxConcurrency)
+            engine.dispatcherOverride = selected
+            return await engine.run(plan, inputs: inputs, environment: environment) { step in
+                printer.stepFinished(step)
+            }
+        }
+        printer.finish(report)
+        if let error = report.error {
+            // Inputs that fail their schema are a usage error: nothing was sent.
+            let nothingRan = report.steps.allSatisfy { $0.attempts.isEmpty }
+            throw ExitCode(error.code == .validation && nothingRan ? 2 : 1)
+        }
+    }
+
+    /// Compiles the file, printing its diagnostics and exiting 2 when it has errors.
+    private func loadPlan() throws -> Plan {
+        let compiler = WorkflowCompiler()
+        let source: SourceFile
+        switch SourceFile.read(file, limit: compiler.loaderLimits.maxFileSize) {
+        case .success(let read): source = read
+        case .failure(let error): Self.fail(error.description)
+        }
+        let result = compiler.check(bytes: source.bytes, path: file)
+        let errors = result.diagnostics.filter { $0.severity == .error }
+        if let plan = result.plan, errors.isEmpty { return plan }
+        let printer = DiagnosticPrinter(format: .human, color: Terminal.isColorTerminal(STDERR_FILENO), showsSummary: false)
+        FileHandle.standardError.write(Data(printer.render([.init(source: source, path: file, diagnostics: errors)]).utf8))
+        throw ExitCode(2)
+    }
+
+    private func loadStubs(_ path: String) throws -> MockStubs {
+        guard let data = FileManager.default.contents(atPath: path) else { Self.fail("cannot read mock file \(path)") }
+        do {
+            return try MockStubs.load(yaml: String(decoding: data, as: UTF8.self), path: path)
+        } catch {
+            Self.fail(error.description)
+        }
+    }
+
+    /// Prints `message` to standard error and exits 2.
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("flowrun run: \(message)\n".utf8))
+        Foundation.exit(2)
+    }
+}
+
+/// How `flowrun run` prints its result.
+enum RunOutputFormat: String, CaseIterable, ExpressibleByArgument {
+    /// A line per step as it finishes, then the outputs.
+    case human
+    /// One JSON document: outputs and the run report.
+    case json
+}

@@ -1,0 +1,288 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One request as the test server received it, before any interpretation.
+struct RecordedRequest: Sendable {
+    /// The method, as sent.
+    var method: String
+    /// The request target as sent: path and query, percent-encoding untouched.
+    var uri: String
+    /// The header fields in the order sent.
+    var headers: [(name: String, value: String)]
+    /// The body bytes.
+    var body: [UInt8]
+
+    /// The values of the fields named `name`, compared case-insensitively.
+    func values(_ name: String) -> [String] {
+        headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+    }
+}
+
+/// What the test server does with a request.
+struct TestReply: Sendable {
+    /// How the reply ends.
+    enum Ending: Sendable {
+        /// The whole response is sent and the connection stays open for the next request.
+        case complete
+        /// The connection is closed without a byte of response.
+        case closeWithoutAnswer
+        /// The head (with the full `Content-Length`) and the first `bytes` of the body are sent, then the
+        /// connection is closed.
+        case truncateAndClose(afterBytes: Int)
+        /// The head and the first `bytes` of the body are sent, then nothing more until the server stops.
+        case truncateAndStall(afterBytes: Int)
+    }
+
+    /// The status code.
+    var status: Int = 200
+    /// The header fields, in order.
+    var headers: [(String, String)] = []
+    /// The body.
+    var body: [UInt8] = []
+    /// Whether to send `Content-Length`; without it the body is sent chunked.
+    var declaresLength = true
+    /// How long to wait before answering.
+    var delay: Duration = .zero
+    /// How the reply ends.
+    var ending: Ending = .complete
+
+    /// A complete reply with a text body.
+    static func text(_ text: String, status: Int = 200, headers: [(String, String)] = []) -> TestReply {
+        TestReply(status: status, headers: headers, body: Array(text.utf8))
+    }
+
+    /// A reply that closes the connection without answering.
+    static let closeWithoutAnswer = TestReply(ending: .closeWithoutAnswer)
+}
+
+/// A small real HTTP/1.1 server on 127.0.0.1 that records every request and answers each with a
+/// per-test handler.
+///
+/// Start one with ``withTestServer(_:_:)``, which stops it when the test's closure returns or throws.
+final class TestHTTPServer: Sendable {
+    /// The ephemeral port the server listens on.
+    let port: Int
+    /// The recorded requests and the count of accepted connections.
+    private let state: ServerState
+    /// The listening channel.
+    private let channel: any Channel
+    /// The server's own event loop; shutting it down closes every connection it accepted.
+    private let group: MultiThreadedEventLoopGroup
+
+    /// `http://127.0.0.1:<port>`.
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Every request received so far, in order.
+    var requests: [RecordedRequest] { state.requests.withLock { $0 } }
+
+    /// How many connections the server accepted.
+    var connectionCount: Int { state.connections.load(ordering: .relaxed) }
+
+    private init(port: Int, state: ServerState, channel: any Channel, group: MultiThreadedEventLoopGroup) {
+        self.port = port
+        self.state = state
+        self.channel = channel
+        self.group = group
+    }
+
+    /// Binds a server to 127.0.0.1 on an ephemeral port.
+    static func start(_ handler: @escaping @Sendable (RecordedRequest) -> TestReply) async throws -> TestHTTPServer {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let state = ServerState()
+        do {
+            let channel = try await ServerBootstrap(group: group)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { channel in
+                    state.connections.add(1, ordering: .relaxed)
+                    do {
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                        try channel.pipeline.syncOperations.addHandler(RecordingHandler(state: state, respond: handler))
+                        return channel.eventLoop.makeSucceededVoidFuture()
+                    } catch {
+                        return channel.eventLoop.makeFailedFuture(error)
+                    }
+                }
+                .bind(host: "127.0.0.1", port: 0)
+                .get()
+            guard let port = channel.localAddress?.port else { throw TestServerError.noPort }
+            return TestHTTPServer(port: port, state: state, channel: channel, group: group)
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+
+    /// Stops listening and closes every connection.
+    func stop() async throws {
+        try? await channel.close()
+        try await group.shutdownGracefully()
+    }
+
+    /// Waits until the server has received `count` requests, or five seconds passed.
+    func waitForRequests(_ count: Int) async throws {
+        let giveUp = ContinuousClock.now + .seconds(5)
+        while requests.count < count, ContinuousClock.now < giveUp {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
+
+/// Runs `body` with a running test server, and stops the server whether `body` returns or throws.
+/// - Parameters:
+///   - handler: Decides the reply to each request; called on the server's event loop.
+///   - body: The test.
+func withTestServer<Result>(
+    _ handler: @escaping @Sendable (RecordedRequest) -> TestReply = { _ in .text("ok") },
+    _ body: (TestHTTPServer) async throws -> Result
+) async throws -> Result {
+    let server = try await TestHTTPServer.start(handler)
+    let result: Result
+    do {
+        result = try await body(server)
+    } catch {
+        try? await server.stop()
+        throw error
+    }
+    try await server.stop()
+    return result
+}
+
+/// Runs `body` with a port on 127.0.0.1 that refuses connections, and frees the port afterwards.
+///
+/// The port belongs to a socket that is bound but not listening, so connecting is refused, and no
+/// other test's server, binding port 0 in parallel, can be given the same port meanwhile — as it
+/// could if the port were bound and closed again.
+func withRefusingPort<Result>(_ body: (Int) async throws -> Result) async throws -> Result {
+    #if canImport(Glibc)
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard descriptor >= 0 else { throw TestServerError.noPort }
+    defer { close(descriptor) }
+
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+            bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
+        }
+    }
+    guard bound else { throw TestServerError.noPort }
+    return try await body(Int(UInt16(bigEndian: address.sin_port)))
+}
+
+/// Why the test server could not start.
+enum TestServerError: Error {
+    /// The bound channel has no port.
+    case noPort
+}
+
+/// What the server's connections share.
+private final class ServerState: Sendable {
+    /// The requests received, in order.
+    let requests = Mutex<[RecordedRequest]>([])
+    /// The connections accepted.
+    let connections = Atomic<Int>(0)
+}
+
+/// Records each request and writes the handler's reply.
+private final class RecordingHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let state: ServerState
+    private let respond: @Sendable (RecordedRequest) -> TestReply
+    private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
+
+    init(state: ServerState, respond: @escaping @Sendable (RecordedRequest) -> TestReply) {
+        self.state = state
+        self.respond = respond
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            body = []
+        case .body(let buffer):
+            body += buffer.readableBytesView
+        case .end:
+            guard let head else { return }
+            let request = RecordedRequest(
+                method: head.method.rawValue,
+                uri: head.uri,
+                headers: head.headers.map { (name: $0.name, value: $0.value) },
+                body: body
+            )
+            state.requests.withLock { $0.append(request) }
+            let reply = head.method == .HEAD ? Self.withoutBody(respond(request)) : respond(request)
+            if reply.delay > .zero {
+                let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                context.eventLoop.scheduleTask(in: TimeAmount(reply.delay)) {
+                    let (handler, context) = bound.value
+                    if context.channel.isActive { handler.send(reply, context: context) }
+                }
+            } else {
+                send(reply, context: context)
+            }
+        }
+    }
+
+    /// `reply` with an empty body: a HEAD response has none, and sending one would corrupt the connection.
+    private static func withoutBody(_ reply: TestReply) -> TestReply {
+        var reply = reply
+        reply.body = []
+        reply.declaresLength = true
+        return reply
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    private func send(_ reply: TestReply, context: ChannelHandlerContext) {
+        if case .closeWithoutAnswer = reply.ending {
+            context.close(promise: nil)
+            return
+        }
+        var headers = HTTPHeaders(reply.headers)
+        if reply.declaresLength, !headers.contains(name: "content-length") {
+            headers.add(name: "Content-Length", value: String(reply.body.count))
+        }
+        let head = HTTPResponseHead(
+            version: .http1_1, status: HTTPResponseStatus(statusCode: reply.status), headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+
+        switch reply.ending {
+        case .complete, .closeWithoutAnswer:
+            if !reply.body.isEmpty {
+                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: reply.body)))), promise: nil)
+            }
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        case .truncateAndClose(let bytes):
+            // Small enough to be written at once, so the close that follows does not discard it.
+            context.writeAndFlush(
+                wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: reply.body.prefix(bytes))))),
+                promise: nil
+            )
+            context.close(promise: nil)
+        case .truncateAndStall(let bytes):
+            context.writeAndFlush(
+                wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: reply.body.prefix(bytes))))),
+                promise: nil
+            )
+        }
+    }
+}
