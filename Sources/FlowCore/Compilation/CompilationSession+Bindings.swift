@@ -143,32 +143,32 @@ extension CompilationSession {
             base = type
         case .responseBody:
             guard context.hasResponse, let step = responseStep(context) ?? nil else {
-                if !context.hasResponse {
-                    error(.invalidExpression,
-                          "'\(expression)' cannot be used in \(context.label): there is no response there; $response and $statusCode belong in a step's outputs and set",
-                          at: location)
-                }
+                if !context.hasResponse { reportNoResponse(expression, in: context, at: location) }
                 return nil
             }
             return responseBodyType(expression, of: step, at: location)
         case .responseHeader:
             guard context.hasResponse else {
-                error(.invalidExpression,
-                      "'\(expression)' cannot be used in \(context.label): there is no response there; $response and $statusCode belong in a step's outputs and set",
-                      at: location)
+                reportNoResponse(expression, in: context, at: location)
                 return nil
             }
             return JSONSchema(location: location, types: [.string])
         case .statusCode:
             guard context.hasResponse else {
-                error(.invalidExpression,
-                      "'\(expression)' cannot be used in \(context.label): there is no response there; $response and $statusCode belong in a step's outputs and set",
-                      at: location)
+                reportNoResponse(expression, in: context, at: location)
                 return nil
             }
             return JSONSchema(location: location, types: [.integer])
         }
         return follow(expression, from: base, at: location)
+    }
+
+    private mutating func reportNoResponse(
+        _ expression: RuntimeExpression, in context: BindingContext, at location: SourceLocation
+    ) {
+        error(.invalidExpression,
+              "'\(expression)' cannot be used in \(context.label): there is no response there; $response and $statusCode belong in a step's outputs and set",
+              at: location)
     }
 
     private func responseStep(_ context: BindingContext) -> Step?? {

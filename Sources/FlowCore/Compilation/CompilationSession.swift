@@ -122,10 +122,17 @@ struct CompilationSession {
 
     mutating func resolveServer(_ name: Located<String>) -> Server? {
         usedServers.insert(name.value)
-        if let server = serversByName[name.value] { return server }
-        let hint = serversByName.isEmpty
-            ? "; the workflow declares no servers" : Suggestion.didYouMean(name.value, in: serversByName.keys)
-        error(.unknownReference, "unknown server '\(name.value)'\(hint)", at: name.location)
+        return resolve(name, in: serversByName, kind: "server", section: "servers")
+    }
+
+    /// The declaration `name` refers to, or `nil` after reporting it as unknown with a suggestion.
+    mutating func resolve<Declaration>(
+        _ name: Located<String>, in declarations: [String: Declaration], kind: String, section: String
+    ) -> Declaration? {
+        if let declaration = declarations[name.value] { return declaration }
+        let hint = declarations.isEmpty
+            ? "; the workflow declares no \(section)" : Suggestion.didYouMean(name.value, in: declarations.keys)
+        error(.unknownReference, "unknown \(kind) '\(name.value)'\(hint)", at: name.location)
         return nil
     }
 
@@ -179,12 +186,7 @@ struct CompilationSession {
     mutating func resolveInterceptors(_ names: [Located<String>]) -> [InterceptorDeclaration] {
         names.compactMap { name in
             usedInterceptors.insert(name.value)
-            if let declaration = interceptorsByName[name.value] { return declaration }
-            let hint = interceptorsByName.isEmpty
-                ? "; the workflow declares no interceptors"
-                : Suggestion.didYouMean(name.value, in: interceptorsByName.keys)
-            error(.unknownReference, "unknown interceptor '\(name.value)'\(hint)", at: name.location)
-            return nil
+            return resolve(name, in: interceptorsByName, kind: "interceptor", section: "interceptors")
         }
     }
 
@@ -201,10 +203,6 @@ struct CompilationSession {
 
     mutating func resolvePolicy(_ name: Located<String>) -> Policy? {
         usedPolicies.insert(name.value)
-        if let policy = policiesByName[name.value] { return policy }
-        let hint = policiesByName.isEmpty
-            ? "; the workflow declares no policies" : Suggestion.didYouMean(name.value, in: policiesByName.keys)
-        error(.unknownReference, "unknown policy '\(name.value)'\(hint)", at: name.location)
-        return nil
+        return resolve(name, in: policiesByName, kind: "policy", section: "policies")
     }
 }

@@ -33,7 +33,8 @@ package enum Suggestion {
         closest(to: name, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 
-    private static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    /// The Levenshtein distance between two scalar sequences.
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)

@@ -392,7 +392,7 @@ extension ExpressionParser {
             var best: (candidate: String, distance: Int)?
             for candidate in candidates {
                 let target = Array(candidate.lowercased().unicodeScalars)
-                var distance = editDistance(typed, target)
+                var distance = Suggestion.editDistance(typed, target)
                 if typed.count >= 3, target.starts(with: typed) || typed.starts(with: target) {
                     distance = min(distance, 2)
                 }
@@ -402,22 +402,6 @@ extension ExpressionParser {
                 }
             }
             return best?.candidate
-        }
-
-        private static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-            if a.isEmpty { return b.count }
-            if b.isEmpty { return a.count }
-            var previous = Array(0...b.count)
-            var current = [Int](repeating: 0, count: b.count + 1)
-            for i in 1...a.count {
-                current[0] = i
-                for j in 1...b.count {
-                    let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                    current[j] = min(substitution, previous[j] + 1, current[j - 1] + 1)
-                }
-                swap(&previous, &current)
-            }
-            return previous[b.count]
         }
     }
 }
