@@ -63,14 +63,14 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     ///   - plan: The compiled workflow.
     ///   - inputs: The run's inputs.
     ///   - environment: The values `$env.NAME` reads.
-    ///   - onStepFinished: Called with each step's report as the step finishes, for progress output.
+    ///   - observer: Told as steps start and finish, for progress output.
     /// - Returns: The report, with the outputs when the run succeeded.
     public func run(
         _ plan: Plan, inputs: [String: JSONValue], environment: [String: String],
-        onStepFinished: (@Sendable (StepReport) -> Void)? = nil
+        observer: (any RunObserver)? = nil
     ) async -> RunReport {
         let start = clock.now
-        var run = RunExecution(engine: self, plan: plan, start: start, onStepFinished: onStepFinished)
+        var run = RunExecution(engine: self, plan: plan, start: start, observer: observer)
         let outcome = await run.execute(inputs: inputs, environment: environment)
         return RunReport(
             workflow: plan.workflow.name ?? plan.workflow.path,

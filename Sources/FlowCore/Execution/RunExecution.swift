@@ -6,21 +6,21 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
     let engine: Engine<C>
     let plan: Plan
     let start: C.Instant
-    let onStepFinished: (@Sendable (StepReport) -> Void)?
+    let observer: (any RunObserver)?
     /// The reports of the steps, in the order they finished.
     private(set) var reports: [StepReport] = [] {
         didSet {
-            if let onStepFinished, reports.count > oldValue.count {
-                reports[oldValue.count...].forEach(onStepFinished)
+            if let observer, reports.count > oldValue.count {
+                reports[oldValue.count...].forEach(observer.stepFinished)
             }
         }
     }
 
-    init(engine: Engine<C>, plan: Plan, start: C.Instant, onStepFinished: (@Sendable (StepReport) -> Void)?) {
+    init(engine: Engine<C>, plan: Plan, start: C.Instant, observer: (any RunObserver)?) {
         self.engine = engine
         self.plan = plan
         self.start = start
-        self.onStepFinished = onStepFinished
+        self.observer = observer
     }
 
     /// The workflow outputs, or the error the run failed with.
@@ -106,6 +106,7 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
                     var stepScope = scope
                     stepScope.stepOutputs = completedOutputs
                     let planned = plan.step(id)!
+                    observer?.stepStarted(id)
                     group.addTask { await runner.run(planned, scope: stepScope) }
                 }
                 guard let result = await group.next() else { break }

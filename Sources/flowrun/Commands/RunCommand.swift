@@ -95,9 +95,7 @@ struct RunCommand: AsyncParsableCommand {
             }
             var engine = Engine(dispatchers: registry, logger: logger, maxConcurrentSteps: maxConcurrency)
             engine.dispatcherOverride = selected
-            return await engine.run(plan, inputs: inputs, environment: environment) { step in
-                printer.stepFinished(step)
-            }
+            return await engine.run(plan, inputs: inputs, environment: environment, observer: printer)
         }
         printer.finish(report)
         if let error = report.error {

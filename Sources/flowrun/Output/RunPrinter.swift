@@ -6,18 +6,34 @@ import Synchronization
 ///
 /// Step lines go to standard error (progress), the outputs or JSON report to
 /// standard output, so `flowrun run … > out.json` captures only the result.
-final class RunPrinter: Sendable {
+/// When standard error is a terminal, a status line below the step lines
+/// shows the steps still running.
+final class RunPrinter: RunObserver {
     let format: RunOutputFormat
-    let color: Bool
+    let isTerminal: Bool
+    private let running = Mutex<[String]>([])
 
     init(format: RunOutputFormat, stderrIsTerminal: Bool) {
         self.format = format
-        self.color = stderrIsTerminal
+        self.isTerminal = stderrIsTerminal
+    }
+
+    func stepStarted(_ stepID: String) {
+        guard format == .human else { return }
+        let names = running.withLock { list in
+            list.append(stepID)
+            return list
+        }
+        statusLine(names)
     }
 
     /// Prints one line for a finished step (human format only).
     func stepFinished(_ step: StepReport) {
         guard format == .human else { return }
+        let names = running.withLock { list in
+            list.removeAll { $0 == step.id }
+            return list
+        }
         let symbol: String = switch step.status {
         case .succeeded: paint("✓", "32")
         case .recovered: paint("↺", "33")
@@ -29,33 +45,49 @@ final class RunPrinter: Sendable {
             line += "  \(last.method) \(last.url)"
             line += last.status.map { "  \($0)" } ?? ""
         }
-        if step.status != .skipped {
+        if step.status == .skipped {
+            line += "  skipped"
+        } else {
             line += "  \(Self.format(step.duration))"
             if step.attempts.count > 1 { line += "  (\(step.attempts.count) attempts)" }
         }
         if let error = step.error, step.status == .recovered { line += "  recovered from: \(error.message)" }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        write(clearing + line + "\n")
+        statusLine(names)
     }
 
     /// Prints the outputs (or error) in human format, or the whole report as JSON.
     func finish(_ report: RunReport) {
+        write(clearing)
         switch format {
         case .json:
             FileHandle.standardOutput.write(Data((RunReportJSON.encode(report).serialized(pretty: true) + "\n").utf8))
         case .human:
             if let error = report.error {
-                FileHandle.standardError.write(Data("\(paint("error", "31")): \(error.description)\n".utf8))
-                if let excerpt = error.responseExcerpt {
-                    FileHandle.standardError.write(Data("  response: \(excerpt)\n".utf8))
-                }
+                write("\(paint("error", "31")): \(error.description)\n")
+                if let excerpt = error.responseExcerpt { write("  response: \(excerpt)\n") }
             } else {
-                FileHandle.standardOutput.write(Data((JSONValue.object(report.outputs).serialized(pretty: true) + "\n").utf8))
+                let outputs = JSONValue.object(report.outputs).serialized(pretty: true)
+                FileHandle.standardOutput.write(Data((outputs + "\n").utf8))
             }
         }
     }
 
+    /// The escape that erases the status line, on a terminal.
+    private var clearing: String { isTerminal ? "\r\u{1B}[K" : "" }
+
+    private func statusLine(_ names: [String]) {
+        guard isTerminal, !names.isEmpty else { return }
+        write(clearing + paint("… running: \(names.joined(separator: ", "))", "2"))
+    }
+
+    private func write(_ text: String) {
+        guard !text.isEmpty else { return }
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
     private func paint(_ text: String, _ code: String) -> String {
-        color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+        isTerminal ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 
     static func format(_ duration: Duration) -> String {
