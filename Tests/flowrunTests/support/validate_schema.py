@@ -29,12 +29,24 @@ try:
     from ruamel.yaml.error import YAMLError
     import jsonschema
 except ImportError as error:  # pragma: no cover - depends on the machine
-    print(f"validate_schema.py: missing Python module '{error.name}'; install it with: {PIP}", file=sys.stderr)
+    module = "ruamel.yaml" if (error.name or "").startswith("ruamel") else error.name
+    print(f"validate_schema.py: missing Python module '{module}'; install it with: {PIP}", file=sys.stderr)
     sys.exit(2)
 
 # The limit flowrun's loader puts on nodes, aliases counted with what they copy: an alias bomb would
 # otherwise make validation walk an exponentially large tree.
 MAX_NODES = 1_000_000
+
+RELEVANCE = jsonschema.exceptions.relevance
+
+# The schema's pattern for strings that may hold runtime expressions, set by main(): its mismatches are
+# reported in words, not as a regular expression of several hundred characters.
+TEMPLATE_PATTERN = None
+TEMPLATE_HELP = (
+    "a string that starts with '$' must be one runtime expression ($inputs.x, $vars.x, $env.NAME, "
+    "$steps.<id>.outputs.<name>, $response.body#/pointer, $response.header.Name, $statusCode), "
+    "an expression inside text is written {$...}, and '$$' writes a literal '$'"
+)
 
 STR, INT, FLOAT, BOOL, NULL = (f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null"))
 MAP, SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
@@ -216,11 +228,50 @@ def load(text):
     return root
 
 
+def kind_keys(branch):
+    """The keys that choose a `oneOf` branch: its required keys, or those its `anyOf` alternatives require."""
+    keys = list(branch.get("required", []))
+    for alternative in branch.get("anyOf", []):
+        keys += [key for key in alternative.get("required", []) if key not in keys]
+    return keys
+
+
 def describe(error):
-    """The message of a validation error, with schema-sized regular expressions replaced by their description."""
-    if error.validator == "pattern" and len(error.validator_value) > 80:
-        return f"{error.instance!r} is not valid here: {error.schema.get('description', 'malformed expression')}"
-    return error.message
+    """The error to report and its message.
+
+    jsonschema's own best_match descends into the first alternatives of a `oneOf` or `anyOf`, which for an
+    interceptor with a typo reports a problem with the 'headers' kind. Here a `oneOf` whose branches are chosen
+    by a key (interceptor kinds, catch actions) is explained by the branch the mapping chose, or by its choosing
+    none or several; other alternatives are explained by those that expect the value's type.
+    """
+    if error.validator == "pattern" and error.validator_value == TEMPLATE_PATTERN:
+        return error, f"{error.instance!r} is not a valid template: {TEMPLATE_HELP}"
+    if error.validator == "not" and list(error.validator_value) == ["required"]:
+        return error, f"{' and '.join(map(repr, error.validator_value['required']))} cannot be used together"
+    branches = [kind_keys(branch) for branch in error.validator_value] if error.validator == "oneOf" else []
+    if branches and all(branches) and isinstance(error.instance, dict):
+        chosen = [index for index, keys in enumerate(branches) if any(key in error.instance for key in keys)]
+        choices = ", ".join(keys[0] for keys in branches)
+        if not chosen:
+            return error, f"expected one of the keys {choices}"
+        if len(chosen) > 1:
+            found = " and ".join(f"'{branches[index][0]}'" for index in chosen)
+            return error, f"found {found}; exactly one of {choices} is allowed"
+        inner = [sub for sub in error.context if sub.relative_schema_path[0] == chosen[0]]
+        return describe(max(inner, key=RELEVANCE)) if inner else (error, error.message)
+    if error.context:
+        wrong_type = {sub.relative_schema_path[0] for sub in error.context
+                      if sub.validator == "type" and not sub.relative_path}
+        others = [sub for sub in error.context if sub.relative_schema_path[0] not in wrong_type]
+        if others:
+            return describe(max(others, key=RELEVANCE))
+        expected = []
+        for sub in error.context:
+            for name in sub.validator_value if isinstance(sub.validator_value, list) else [sub.validator_value]:
+                if name not in expected:
+                    expected.append(name)
+        return error, f"{error.instance!r} is not of type {' or '.join(map(repr, expected))}"
+    return error, error.message
 
 
 def main(argv):
@@ -234,6 +285,8 @@ def main(argv):
     except (OSError, ValueError, jsonschema.SchemaError) as error:
         print(f"validate_schema.py: cannot use the schema {argv[1]}: {error}", file=sys.stderr)
         return 2
+    global TEMPLATE_PATTERN
+    TEMPLATE_PATTERN = schema.get("$defs", {}).get("template", {}).get("pattern")
     validator = jsonschema.Draft202012Validator(schema)  # No format checker: formats are hints in flowrun.
 
     status = 0
@@ -257,11 +310,16 @@ def main(argv):
             print(f"INVALID {path}: {error}")
             status = max(status, 1)
             continue
-        error = jsonschema.exceptions.best_match(validator.iter_errors(document))
-        if error is None:
+        if document is None:
+            print(f"INVALID {path}: the workflow file is empty; expected a mapping that starts with 'flowrun: 1'")
+            status = max(status, 1)
+            continue
+        errors = list(validator.iter_errors(document))
+        if not errors:
             print(f"OK {path}")
         else:
-            print(f"INVALID {path}: {describe(error)} at {error.json_path}")
+            error, message = describe(max(errors, key=RELEVANCE))
+            print(f"INVALID {path}: {message} at {error.json_path}")
             status = max(status, 1)
     return status
 
