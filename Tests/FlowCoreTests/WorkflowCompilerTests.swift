@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import FlowCore
 
@@ -302,5 +303,46 @@ struct WorkflowCompilerTests {
         let yaml = "flowrun: 1\n" + String(repeating: "# padding line\n", count: 200)
         let result = WorkflowCompiler(loaderLimits: limits).check(yaml: yaml, path: "big.yaml")
         #expect(result.diagnostics.first?.code == .limitExceeded)
+    }
+
+    @Test func catchRulesReadTheFailedResponseByTheErrorType() {
+        let workflow = header + """
+            types:
+              Item: { type: object, properties: { id: { type: string } } }
+              ApiError: { type: object, properties: { code: { type: string } } }
+            steps:
+              - id: item
+                request: { method: GET, path: /item }
+                response: { 200: Item, default: ApiError }
+                outputs: { id: $response.body#/id }
+            catch:
+              - when: { step: item }
+                fallback: { id: $response.body#/code }
+            """
+        #expect(diagnostics(workflow).filter { $0.severity == .error }.isEmpty)
+        let error = onlyError(workflow.replacingOccurrences(of: "#/code }", with: "#/cod }"))
+        #expect(error?.message.contains("did you mean 'code'?") == true)
+    }
+
+    @Test(arguments: [
+        "    request: { method: GET, path: /a, headers: { X-A: [1, 2] } }",
+        "    request: { method: GET, path: /a, query: { filter: { a: 1 } } }",
+    ])
+    func literalCollectionsAreRejectedWhereOnlyScalarsFit(request: String) {
+        let error = onlyError(header + "steps:\n  - id: a\n" + request + "\n")
+        #expect(error?.code == .bindingTypeMismatch)
+        #expect(error?.location?.line == 6)
+    }
+
+    @Test func serverURLsMustBeStrings() {
+        let error = onlyError("""
+            flowrun: 1
+            servers: { api: 42 }
+            defaults: { server: api }
+            steps:
+              - { id: a, request: { method: GET, path: /a } }
+            """)
+        #expect(error?.code == .typeMismatch)
+        #expect(error?.location?.line == 2)
     }
 }

@@ -296,7 +296,7 @@ struct MockDispatcherTests {
             path /users/1 does not match /user/{id}; query parameter page is 3, stub expects 2; \
             header Authorization differs; header X-Client is missing; body differs at /kind
             """)
-        #expect(error?.description.hasPrefix("step 'user', attempt 2: error: no mock stub matches") == true)
+        #expect(error?.description.hasPrefix("error: step 'user', attempt 2: no mock stub matches") == true)
         for secret in ["secret-token", "other-secret", "cash"] {
             #expect(error?.description.contains(secret) == false)
         }

@@ -12,6 +12,15 @@ extension CompilationSession {
     ) -> JSONSchema? {
         switch template {
         case .literal(let value):
+            switch (value, placement) {
+            case (.array, .scalar(let label)), (.object, .scalar(let label)):
+                error(.bindingTypeMismatch, "\(value.typeName == "array" ? "a sequence" : "a mapping") cannot be bound into \(label)",
+                      at: location)
+            case (.object, .query):
+                error(.bindingTypeMismatch, "a mapping cannot be bound into a query parameter", at: location)
+            default:
+                break
+            }
             return JSONSchema(location: location ?? SourceLocation(path: workflow.path, line: 1, column: 1),
                               types: [JSONSchema.TypeName(rawValue: value.typeName) ?? .string])
         case .expression(let expression, let location):
@@ -146,6 +155,9 @@ extension CompilationSession {
                 if !context.hasResponse { reportNoResponse(expression, in: context, at: location) }
                 return nil
             }
+            if case .failure = context {
+                return failureBodyType(expression, of: step, at: location)
+            }
             return responseBodyType(expression, of: step, at: location)
         case .responseHeader:
             guard context.hasResponse else {
@@ -191,6 +203,29 @@ extension CompilationSession {
             error(.bindingTypeMismatch, "'\(expression)' reads nothing: \(message)", at: pointerLocation)
             return nil
         }
+    }
+
+    /// The type at `$response.body#pointer` in a `catch` rule: the failed response, so one of the step's error types.
+    ///
+    /// A failure may also have no response at all (a timeout), or a status the step
+    /// does not declare, so a pointer is checked only when every status is declared.
+    private mutating func failureBodyType(
+        _ expression: RuntimeExpression, of step: Step, at location: SourceLocation
+    ) -> JSONSchema? {
+        let errors = step.responses.filter { !$0.status.value.isSuccess }
+        guard let pointer = expression.pointer, !pointer.tokens.isEmpty, !errors.isEmpty else { return nil }
+        var failures: [String] = []
+        for response in errors {
+            switch navigator.walk(pointer.tokens, in: response.schema) {
+            case .found(let type): return type
+            case .missing(let message, _): failures.append("\(response.status.value): \(message)")
+            }
+        }
+        let pointerLocation = expression.spans.pointer.map { location.advanced(by: $0) } ?? location
+        error(.bindingTypeMismatch,
+              "'\(expression)' reads nothing from the error responses of step '\(step.id.value)': \(failures.joined(separator: "; "))",
+              at: pointerLocation)
+        return nil
     }
 
     /// The type at `$response.body#pointer` of `step`, checked against every success type it declares.

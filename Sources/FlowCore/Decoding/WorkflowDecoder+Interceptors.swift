@@ -77,6 +77,9 @@ extension WorkflowDecoder {
                 let statusNode = on["status"]
             {
                 statuses = (statusNode.sequence ?? [statusNode]).compactMap { int($0, "a status", in: 100...599) }
+                if statusNode.sequence?.isEmpty == true {
+                    report(.invalidValue, "'status' lists no status, so the refresh would never run", statusNode)
+                }
             }
             if let then = fields["then"], let word = string(then, "'then'"), word.value != "replay" {
                 report(.invalidValue, "'then' of a refresh interceptor is 'replay', found '\(word.value)'", then)

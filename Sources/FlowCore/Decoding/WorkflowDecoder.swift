@@ -76,12 +76,15 @@ public struct WorkflowDecoder {
         entries(node, "'servers'").compactMap { entry in
             if entry.value.scalar != nil {
                 // `bank: "https://…"` is shorthand for `bank: { url: "https://…" }`.
+                // A bad URL is reported, but the server is kept so references to it don't cascade into errors.
+                _ = string(entry.value, "the URL of server '\(entry.name.value)'")
                 return Server(name: entry.name, url: template(entry.value))
             }
             guard let fields = reader(entry.value, "server '\(entry.name.value)'", ["url", "description"],
                                       required: ["url"]),
                 let url = fields["url"]
             else { return nil }
+            _ = string(url, "the URL of server '\(entry.name.value)'")
             return Server(
                 name: entry.name, url: template(url),
                 description: fields["description"].flatMap { string($0, "'description'")?.value })

@@ -122,12 +122,11 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
         self.underlyingError = underlyingError
     }
 
-    /// The compiler-style `path:line:col: error: message` form; run-time errors name the step and attempt.
+    /// The compiler-style `path:line:col: error: message` form; run-time errors name the step and attempt:
+    /// `error: step 'user', attempt 2: status 503`.
     public var description: String {
-        var prefix = location.map { "\($0): " } ?? ""
-        if let stepID {
-            prefix += "step '\(stepID)'" + (attempt.map { ", attempt \($0)" } ?? "") + ": "
-        }
-        return "\(prefix)error: \(message)"
+        let place = location.map { "\($0): " } ?? ""
+        let step = stepID.map { "step '\($0)'" + (attempt.map { ", attempt \($0)" } ?? "") + ": " } ?? ""
+        return "\(place)error: \(step)\(message)"
     }
 }

@@ -64,7 +64,9 @@ final class RunPrinter: RunObserver {
             FileHandle.standardOutput.write(Data((RunReportJSON.encode(report).serialized(pretty: true) + "\n").utf8))
         case .human:
             if let error = report.error {
-                write("\(paint("error", "31")): \(error.description)\n")
+                var text = error.description
+                if let label = text.range(of: "error:") { text.replaceSubrange(label, with: paint("error:", "31")) }
+                write(text + "\n")
                 if let excerpt = error.responseExcerpt { write("  response: \(excerpt)\n") }
             } else {
                 let outputs = JSONValue.object(report.outputs).serialized(pretty: true)
