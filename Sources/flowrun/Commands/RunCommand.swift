@@ -88,16 +88,21 @@ struct RunCommand: AsyncParsableCommand {
             selected = selected ?? "mock"
         }
         let printer = RunPrinter(format: format, stderrIsTerminal: Terminal.isColorTerminal(STDERR_FILENO))
-        let report = try await AsyncHTTPClientDispatcher.withDispatcher(insecure: insecure) { http in
+        let (report, interrupted) = try await AsyncHTTPClientDispatcher.withDispatcher(insecure: insecure) { http in
             registry.register(http, as: "http")
             if let selected, registry[selected] == nil {
                 Self.fail("no dispatcher named '\(selected)'; available: \(registry.names.joined(separator: ", "))")
             }
             var engine = Engine(dispatchers: registry, logger: logger, maxConcurrentSteps: maxConcurrency)
             engine.dispatcherOverride = selected
-            return await engine.run(plan, inputs: inputs, environment: environment, observer: printer)
+            let configured = engine
+            let environment = environment
+            return await Interrupt.cancelling {
+                await configured.run(plan, inputs: inputs, environment: environment, observer: printer)
+            }
         }
         printer.finish(report)
+        if interrupted { throw ExitCode(130) }  // The shell convention for "ended by SIGINT".
         if let error = report.error {
             // Inputs that fail their schema are a usage error: nothing was sent.
             let nothingRan = report.steps.allSatisfy { $0.attempts.isEmpty }
