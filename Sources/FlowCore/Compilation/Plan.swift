@@ -12,6 +12,22 @@ public struct Plan: Sendable {
     public let types: [String: JSONSchema]
     /// The warnings the compiler found; a plan exists only when there were no errors.
     public let warnings: [Diagnostic]
+    /// The validator for the plan's types, shared by every run so compiled patterns are cached once.
+    let validator: JSONSchemaValidator
+    /// The inputs whose values are secrets (`format: password`).
+    let secretInputs: Set<String>
+    /// The vars that hold secrets: those whose initial value reads a secret input or another secret var.
+    let secretVariables: Set<String>
+
+    init(workflow: Workflow, steps: [PlannedStep], types: [String: JSONSchema], warnings: [Diagnostic]) {
+        self.workflow = workflow
+        self.steps = steps
+        self.types = types
+        self.warnings = warnings
+        self.validator = JSONSchemaValidator(types: types)
+        self.secretInputs = Self.secretInputs(of: workflow, types: types)
+        self.secretVariables = Self.secretVariables(of: workflow, secretInputs: secretInputs)
+    }
 
     /// The planned step with the given id.
     /// - Parameter id: A step id.

@@ -32,7 +32,7 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     mutating func execute(inputs given: [String: JSONValue], environment: [String: String]) async -> Outcome {
-        let validator = JSONSchemaValidator(types: plan.types)
+        let validator = plan.validator
         let redactor = SecretRedactor()
         let inputs: [String: JSONValue]
         do {
@@ -61,8 +61,8 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
 
         let nested = NestedStepReports()
         let runner = StepRunner(
-            plan: plan, dispatchers: engine.dispatchers, dispatcherOverride: engine.dispatcherOverride, interceptorRegistry: engine.interceptors,
-            clock: engine.clock, logger: engine.logger,
+            plan: plan, dispatchers: engine.dispatchers, dispatcherOverride: engine.dispatcherOverride,
+            interceptorRegistry: engine.interceptors, clock: engine.clock, logger: engine.logger,
             builder: RequestBuilder(plan: plan, validator: validator), validator: validator, redactor: redactor,
             coordinator: RefreshCoordinator(), runStart: start, unixTime: engine.unixTime,
             secretVariables: secretVariables, nestedReports: nested)
