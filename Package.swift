@@ -80,7 +80,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FlowCoreTests",
-            dependencies: ["FlowCore"],
+            dependencies: ["FlowCore", "FlowTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(

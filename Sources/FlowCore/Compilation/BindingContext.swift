@@ -14,6 +14,8 @@ enum BindingContext {
     case failure(Step?)
     /// The workflow's outputs.
     case workflowOutputs
+    /// The inline compensation request of a step, sent when the run fails after the step succeeded.
+    case compensation(Step)
 
     /// The step whose dependencies grow when the template reads another step's outputs.
     var dependentStep: Step? {
@@ -50,6 +52,7 @@ enum BindingContext {
         case .response(let step): "the outputs of step '\(step.id.value)'"
         case .failure: "a catch rule"
         case .workflowOutputs: "the workflow outputs"
+        case .compensation(let step): "the compensation of step '\(step.id.value)'"
         }
     }
 }

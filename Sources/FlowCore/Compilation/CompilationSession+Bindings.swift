@@ -127,6 +127,9 @@ extension CompilationSession {
                       at: stepLocation)
                 return nil
             }
+            if case .compensation(let compensated) = context {
+                compensationReads[compensated.id.value, default: []].append(Located(stepID, at: stepLocation))
+            }
             if let dependent = context.dependentStep {
                 if dependent.id.value == stepID {
                     let hint = if case .response = context { "; read its response with '$response.body' instead" } else { "" }

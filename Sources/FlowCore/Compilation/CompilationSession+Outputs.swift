@@ -1,5 +1,6 @@
 /// Checks of the `catch` rules, the workflow outputs and unused declarations.
 extension CompilationSession {
+    /// Checks the workflow's `catch` rules and every step's `on-error` rules.
     mutating func checkCatchRules() {
         for rule in workflow.catchRules {
             var step: Step?
@@ -11,37 +12,45 @@ extension CompilationSession {
                           at: name.location)
                 }
             }
-            let context = BindingContext.failure(step)
-            switch rule.action {
-            case .fallback(let bindings):
-                let declared = step.map { Set($0.outputs.map(\.name.value)) }
-                for binding in bindings {
-                    if let step, let declared, !declared.contains(binding.name.value) {
-                        error(.unknownReference,
-                              "the fallback sets output '\(binding.name.value)', which step '\(step.id.value)' does not declare\(Suggestion.didYouMean(binding.name.value, in: declared))",
-                              at: binding.name.location)
-                    }
-                    _ = checkTemplate(binding.value, in: context, placement: .value, at: binding.name.location)
+            checkCatchRule(rule, of: step)
+        }
+        for step in workflow.steps {
+            for rule in step.onError { checkCatchRule(rule, of: step) }
+        }
+    }
+
+    /// Checks one rule; `step` is the step whose failures it handles, `nil` for any step.
+    private mutating func checkCatchRule(_ rule: CatchRule, of step: Step?) {
+        let context = BindingContext.failure(step)
+        switch rule.action {
+        case .fallback(let bindings):
+            let declared = step.map { Set($0.outputs.map(\.name.value)) }
+            for binding in bindings {
+                if let step, let declared, !declared.contains(binding.name.value) {
+                    error(.unknownReference,
+                          "the fallback sets output '\(binding.name.value)', which step '\(step.id.value)' does not declare\(Suggestion.didYouMean(binding.name.value, in: declared))",
+                          at: binding.name.location)
                 }
-            case .goto(let target):
-                if stepsByID[target.value] == nil {
-                    error(.unknownStep,
-                          "'goto' names unknown step '\(target.value)'\(Suggestion.didYouMean(target.value, in: stepsByID.keys))",
-                          at: target.location)
+                _ = checkTemplate(binding.value, in: context, placement: .value, at: binding.name.location)
+            }
+        case .goto(let target):
+            if stepsByID[target.value] == nil {
+                error(.unknownStep,
+                      "'goto' names unknown step '\(target.value)'\(Suggestion.didYouMean(target.value, in: stepsByID.keys))",
+                      at: target.location)
+            }
+        case .run(let target, _):
+            invokedSteps.insert(target.value)
+            checkOnDemandTarget(target, role: "the catch rule")
+        case .end(let bindings):
+            let declared = Set(workflow.outputs.map(\.name.value))
+            for binding in bindings {
+                if !declared.contains(binding.name.value) {
+                    error(.unknownReference,
+                          "'end' sets workflow output '\(binding.name.value)', which 'outputs' does not declare\(Suggestion.didYouMean(binding.name.value, in: declared))",
+                          at: binding.name.location)
                 }
-            case .run(let target, _):
-                invokedSteps.insert(target.value)
-                checkOnDemandTarget(target, role: "the catch rule")
-            case .end(let bindings):
-                let declared = Set(workflow.outputs.map(\.name.value))
-                for binding in bindings {
-                    if !declared.contains(binding.name.value) {
-                        error(.unknownReference,
-                              "'end' sets workflow output '\(binding.name.value)', which 'outputs' does not declare\(Suggestion.didYouMean(binding.name.value, in: declared))",
-                              at: binding.name.location)
-                    }
-                    _ = checkTemplate(binding.value, in: context, placement: .value, at: binding.name.location)
-                }
+                _ = checkTemplate(binding.value, in: context, placement: .value, at: binding.name.location)
             }
         }
     }

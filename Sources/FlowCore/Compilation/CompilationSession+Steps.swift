@@ -22,10 +22,8 @@ extension CompilationSession {
         return types
     }
 
-    /// Checks everything of a step but its outputs, and plans it.
-    mutating func checkStep(_ step: Step) -> PlannedStep {
-        let request = step.request
-        let context = BindingContext.request(step)
+    /// Checks the bindings of a request: path, query, headers and body.
+    mutating func checkRequest(_ request: Request, in context: BindingContext) {
         _ = checkTemplate(request.path, in: context, placement: .scalar("a URL path"), at: request.pathLocation)
         for binding in request.query {
             _ = checkTemplate(binding.value, in: context, placement: .query, at: binding.name.location)
@@ -47,6 +45,12 @@ extension CompilationSession {
         case nil:
             break
         }
+    }
+
+    /// Checks everything of a step but its outputs, and plans it.
+    mutating func checkStep(_ step: Step) -> PlannedStep {
+        let request = step.request
+        checkRequest(request, in: .request(step))
         for binding in step.set {
             usedVars.insert(binding.name.value)
             if varsByName[binding.name.value] == nil {

@@ -29,6 +29,8 @@ struct CompilationSession {
     var dependencies: [String: [Located<String>]] = [:]
     /// Variables each step reads, for ordering readers after setters.
     var varReads: [String: Set<String>] = [:]
+    /// The step outputs each inline compensation request reads, by compensated step id.
+    var compensationReads: [String: [Located<String>]] = [:]
 
     /// Output types by step id, computed on first use; `nil` entries are unknown types.
     var outputTypeMemo: [String: [String: JSONSchema?]] = [:]
@@ -74,11 +76,12 @@ struct CompilationSession {
         checkCatchRules()
         checkWorkflowOutputs()
         let order = orderSteps()
+        let compensations = checkCompensations(planned)
         reportUnused()
         var steps = order.compactMap { planned[$0] }
         for index in steps.indices { steps[index].dependencies = dependencyIDs(of: steps[index].id) }
         return Plan(
-            workflow: workflow, steps: steps, types: navigator.types,
+            workflow: workflow, steps: steps, types: navigator.types, compensations: compensations,
             warnings: diagnostics.filter { $0.severity == .warning })
     }
 

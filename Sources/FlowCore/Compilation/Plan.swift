@@ -12,6 +12,8 @@ public struct Plan: Sendable {
     public let types: [String: JSONSchema]
     /// The warnings the compiler found; a plan exists only when there were no errors.
     public let warnings: [Diagnostic]
+    /// What undoes each step that declares `compensate:`, by step id: an on-demand step or a planned inline request.
+    public let compensations: [String: PlannedStep]
     /// The validator for the plan's types, shared by every run so compiled patterns are cached once.
     let validator: JSONSchemaValidator
     /// The inputs whose values are secrets (`format: password`).
@@ -19,10 +21,14 @@ public struct Plan: Sendable {
     /// The vars that hold secrets: those whose initial value reads a secret input or another secret var.
     let secretVariables: Set<String>
 
-    init(workflow: Workflow, steps: [PlannedStep], types: [String: JSONSchema], warnings: [Diagnostic]) {
+    init(
+        workflow: Workflow, steps: [PlannedStep], types: [String: JSONSchema],
+        compensations: [String: PlannedStep], warnings: [Diagnostic]
+    ) {
         self.workflow = workflow
         self.steps = steps
         self.types = types
+        self.compensations = compensations
         self.warnings = warnings
         self.validator = JSONSchemaValidator(types: types)
         self.secretInputs = Self.secretInputs(of: workflow, types: types)

@@ -58,7 +58,7 @@ extension WorkflowDecoder {
 
     private mutating func circuitBreaker(_ node: YAMLNode) -> Policy.CircuitBreaker? {
         guard let fields = reader(node, "'circuitBreaker'",
-                                  ["failureRatio", "minimumThroughput", "window", "breakDuration"])
+                                  ["failureRatio", "minimumThroughput", "window", "breakDuration", "scope"])
         else { return nil }
         var breaker = Policy.CircuitBreaker(
             failureRatio: 0.5, minimumThroughput: 10, window: .seconds(30), breakDuration: .seconds(5),
@@ -74,6 +74,13 @@ extension WorkflowDecoder {
         if let value = fields["window"].flatMap({ duration($0, "'window'") }) { breaker.window = value.value }
         if let value = fields["breakDuration"].flatMap({ duration($0, "'breakDuration'") }) {
             breaker.breakDuration = value.value
+        }
+        if let node = fields["scope"], let text = string(node, "'scope'") {
+            if let scope = Policy.CircuitBreaker.Scope(rawValue: text.value) {
+                breaker.scope = scope
+            } else {
+                report(.invalidValue, "'scope' is server or step, found '\(text.value)'", node)
+            }
         }
         return breaker
     }

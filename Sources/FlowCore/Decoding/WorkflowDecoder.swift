@@ -22,7 +22,7 @@ public struct WorkflowDecoder {
     /// The keys a workflow file may have at its top level.
     static let topLevelKeys = [
         "flowrun", "name", "summary", "description", "inputs", "servers", "types", "vars", "interceptors",
-        "policies", "defaults", "steps", "catch", "outputs",
+        "policies", "defaults", "steps", "catch", "outputs", "deadline",
     ]
 
     /// Creates a decoder.
@@ -65,8 +65,9 @@ public struct WorkflowDecoder {
         if let node = top["policies"] { workflow.policies = policies(node) }
         if let node = top["defaults"] { workflow.defaults = defaults(node) }
         if let node = top["steps"] { workflow.steps = steps(node) }
-        if let node = top["catch"] { workflow.catchRules = catchRules(node) }
+        if let node = top["catch"] { workflow.catchRules = catchRules(node, context: "'catch'", stepScoped: false) }
         if let node = top["outputs"] { workflow.outputs = bindings(node, "'outputs'") }
+        workflow.deadline = top["deadline"].flatMap { duration($0, "'deadline'") }
         return workflow
     }
 
@@ -105,7 +106,7 @@ public struct WorkflowDecoder {
 
     static let stepKeys = [
         "id", "description", "server", "dispatcher", "on-demand", "request", "response", "outputs", "set",
-        "interceptors", "policy", "idempotent", "after",
+        "interceptors", "policy", "idempotent", "idempotencyKey", "after", "on-error", "compensate",
     ]
 
     private mutating func steps(_ node: YAMLNode) -> [Step] {
@@ -135,12 +136,15 @@ public struct WorkflowDecoder {
         step.interceptors = fields["interceptors"].map { nameList($0, "'interceptors'") }
         step.policy = fields["policy"].flatMap { name($0, "'policy'") }
         step.after = fields["after"].map { nameList($0, "'after'") } ?? []
+        step.idempotencyKey = fields["idempotencyKey"].flatMap { bool($0, "'idempotencyKey'") } ?? false
+        if let node = fields["on-error"] { step.onError = catchRules(node, context: "'on-error'", stepScoped: true) }
+        if let node = fields["compensate"] { step.compensation = compensation(node, stepID: id.value) }
         return step
     }
 
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 
-    private mutating func request(_ node: YAMLNode, stepID: String) -> Request? {
+    mutating func request(_ node: YAMLNode, stepID: String) -> Request? {
         guard let fields = reader(
             node, "the request of step '\(stepID)'",
             ["method", "path", "query", "headers", "body", "form", "bodyType"], required: ["method", "path"]),
@@ -189,18 +193,21 @@ public struct WorkflowDecoder {
 
     // MARK: Catch
 
-    private mutating func catchRules(_ node: YAMLNode) -> [CatchRule] {
+    /// Decodes `catch` rules, or a step's `on-error` rules (`stepScoped`), which cannot name another step.
+    private mutating func catchRules(_ node: YAMLNode, context: String, stepScoped: Bool) -> [CatchRule] {
         guard let elements = node.sequence else {
-            report(.typeMismatch, "expected 'catch' to be a sequence of rules, found \(node.kindDescription)", node)
+            report(.typeMismatch, "expected \(context) to be a sequence of rules, found \(node.kindDescription)", node)
             return []
         }
         let actions = ["fallback", "goto", "run", "end"]
         return elements.compactMap { element -> CatchRule? in
-            guard let fields = reader(element, "a catch rule", ["when"] + actions + ["then"]) else { return nil }
+            guard let fields = reader(element, "a catch rule", ["when"] + actions + ["then", "maxVisits"]) else {
+                return nil
+            }
             var step: Located<String>?
             var matcher = ErrorMatcher()
             if let when = fields["when"] {
-                (matcher, step) = errorMatcher(when, allowStep: true)
+                (matcher, step) = errorMatcher(when, allowStep: !stepScoped)
             }
             let present = actions.filter { fields.contains($0) }
             guard present.count == 1, let actionName = present.first, let value = fields[actionName] else {
@@ -213,6 +220,14 @@ public struct WorkflowDecoder {
             }
             if fields.contains("then") && actionName != "run" {
                 report(.invalidValue, "'then' belongs to a 'run' action", fields.keyNode("then")!)
+            }
+            var maxVisits = CatchRule.defaultMaxVisits
+            if let node = fields["maxVisits"] {
+                if actionName != "goto" {
+                    report(.invalidValue, "'maxVisits' belongs to a 'goto' action", fields.keyNode("maxVisits")!)
+                } else if let value = int(node, "'maxVisits'", in: 1...100) {
+                    maxVisits = value
+                }
             }
             let action: CatchRule.Action
             switch actionName {
@@ -233,7 +248,26 @@ public struct WorkflowDecoder {
                 }
                 action = .run(target, then: then)
             }
-            return CatchRule(step: step, when: matcher, action: action, location: element.location)
+            var rule = CatchRule(step: step, when: matcher, action: action, location: element.location)
+            rule.maxVisits = maxVisits
+            return rule
+        }
+    }
+
+    /// `compensate: <on-demand step id>`, `compensate: { run: <id> }` or `compensate: { request: { … } }`.
+    private mutating func compensation(_ node: YAMLNode, stepID: String) -> Compensation? {
+        if node.scalar != nil {
+            return name(node, "'compensate'").map { .step($0) }
+        }
+        guard let fields = reader(node, "'compensate' of step '\(stepID)'", ["run", "request"]) else { return nil }
+        switch (fields["run"], fields["request"]) {
+        case (let run?, nil):
+            return name(run, "'run'").map { .step($0) }
+        case (nil, let request?):
+            return self.request(request, stepID: stepID).map { .request($0, node.location) }
+        default:
+            report(.invalidValue, "'compensate' has either 'run' (an on-demand step) or 'request', not both", node)
+            return nil
         }
     }
 

@@ -32,6 +32,8 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     public var unixTime: @Sendable () -> Int64
     /// When set, every step uses this dispatcher, whatever its `dispatcher:` says (the CLI's `--dispatcher`).
     public var dispatcherOverride: String?
+    /// The circuit breakers, shared by every run of this engine (and of its copies).
+    let circuitBreakers: CircuitBreakers<C>
 
     /// Creates an engine.
     /// - Parameters:
@@ -53,6 +55,7 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
         self.logger = logger
         self.maxConcurrentSteps = max(1, maxConcurrentSteps)
         self.unixTime = WallClock.unixTime
+        self.circuitBreakers = CircuitBreakers(clock: clock)
     }
 
     /// Runs `plan` to completion, failure or cancellation.

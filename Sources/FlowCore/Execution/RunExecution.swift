@@ -65,8 +65,12 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
             interceptorRegistry: engine.interceptors, clock: engine.clock, logger: engine.logger,
             builder: RequestBuilder(plan: plan, validator: validator), validator: validator, redactor: redactor,
             coordinator: RefreshCoordinator(), runStart: start, unixTime: engine.unixTime,
-            secretVariables: secretVariables, nestedReports: nested)
+            secretVariables: secretVariables, nestedReports: nested, circuitBreakers: engine.circuitBreakers)
         var outcome = await schedule(runner: runner, scope: scope)
+        if var error = outcome.error, error.code != .cancelled {
+            error.message += await compensate(runner: runner, scope: scope)
+            outcome.error = error
+        }
         if outcome.error == nil && !outcome.endedEarly {
             scope.stepOutputs = completedOutputs
             for output in plan.workflow.outputs {
@@ -85,6 +89,8 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
 
     /// The outputs of the steps that completed (or were given fallback outputs).
     private var completedOutputs: [String: [String: JSONValue]] = [:]
+    /// The steps that succeeded, in the order they finished: what compensation undoes, in reverse.
+    private var succeededOrder: [String] = []
 
     /// Runs the regular steps as their dependencies complete, at most `maxConcurrentSteps` at a time.
     private mutating func schedule(runner: StepRunner<C>, scope: RunScope) async -> Outcome {
@@ -94,7 +100,18 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
         var visits: [String: Int] = [:]
         let limit = engine.maxConcurrentSteps
 
-        return await withTaskGroup(of: StepResult.self) { group in
+        return await withTaskGroup(of: GroupEvent.self) { group in
+            if let deadline = plan.workflow.deadline?.value {
+                let clock = engine.clock
+                group.addTask {
+                    do {
+                        try await clock.sleep(for: deadline)
+                        return .deadlinePassed(deadline)
+                    } catch {
+                        return .deadlineCancelled
+                    }
+                }
+            }
             func isReady(_ id: String) -> Bool {
                 plan.step(id)!.dependencies.allSatisfy { completedOutputs[$0] != nil }
             }
@@ -107,14 +124,27 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
                     stepScope.stepOutputs = completedOutputs
                     let planned = plan.step(id)!
                     observer?.stepStarted(id)
-                    group.addTask { await runner.run(planned, scope: stepScope) }
+                    group.addTask { .finished(await runner.run(planned, scope: stepScope)) }
                 }
-                guard let result = await group.next() else { break }
+                if running.isEmpty { break }  // Nothing left but the deadline timer.
+                guard let event = await group.next() else { break }
+                let result: StepResult
+                switch event {
+                case .finished(let finished):
+                    result = finished
+                case .deadlinePassed(let deadline):
+                    return finish(
+                        group: &group, waiting: waiting + running.sorted(),
+                        error: FlowError(.totalTimeout, "the run did not finish within its deadline of \(deadline)"))
+                case .deadlineCancelled:
+                    continue
+                }
                 reports.append(contentsOf: runner.nestedReports.drain())
                 running.remove(result.report.id)
                 var report = result.report
                 guard let error = result.error else {
                     completedOutputs[report.id] = result.outputs
+                    succeededOrder.append(report.id)
                     reports.append(report)
                     continue
                 }
@@ -167,7 +197,7 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
                     completedOutputs[report.id] = [:]
                 case .goto(let target):
                     reports.append(report)
-                    let maxVisits = 3
+                    let maxVisits = rule.maxVisits
                     if visits[target.value, default: 0] >= maxVisits {
                         var limitError = error
                         limitError.message += " (catch rule 'goto: \(target.value)' already ran it \(maxVisits) times)"
@@ -185,13 +215,41 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
                 reports.append(StepReport(
                     id: id, status: .skipped, attempts: [], startedAfter: .zero, duration: .zero, outputs: [:]))
             }
+            group.cancelAll()  // Stops the deadline timer.
             return Outcome()
         }
     }
 
+    /// Undoes the succeeded steps that declare `compensate:`, most recent first.
+    ///
+    /// Every compensation runs even when an earlier one fails; their reports join the run's.
+    /// - Returns: Text to append to the run's error about failed compensations, or the empty string.
+    private mutating func compensate(runner: StepRunner<C>, scope: RunScope) async -> String {
+        var failures: [String] = []
+        var scope = scope
+        scope.stepOutputs = completedOutputs
+        for id in succeededOrder.reversed() {
+            guard let compensation = plan.compensations[id] else { continue }
+            let result = await runner.run(compensation, scope: scope)
+            reports.append(contentsOf: runner.nestedReports.drain())
+            reports.append(result.report)
+            if let error = result.error {
+                failures.append("compensation '\(compensation.id)' of step '\(id)' failed too: \(error.message)")
+            }
+        }
+        return failures.isEmpty ? "" : "; " + failures.joined(separator: "; ")
+    }
+
+    /// What the scheduling task group reports.
+    private enum GroupEvent: Sendable {
+        case finished(StepResult)
+        case deadlinePassed(Duration)
+        case deadlineCancelled
+    }
+
     /// Ends the run: cancels running steps and reports the waiting ones as skipped.
     private mutating func finish(
-        group: inout TaskGroup<StepResult>, waiting: [String], error: FlowError?
+        group: inout TaskGroup<GroupEvent>, waiting: [String], error: FlowError?
     ) -> Outcome {
         group.cancelAll()
         for id in waiting {
@@ -201,9 +259,10 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
         return Outcome(error: error)
     }
 
-    /// The first `catch` rule that handles `error` of step `id`.
+    /// The first rule that handles `error` of step `id`: the step's `on-error` rules, then the workflow's `catch`.
     private func catchRule(for id: String, error: FlowError) -> CatchRule? {
-        plan.workflow.catchRules.first { rule in
+        let own = plan.step(id)?.step.onError ?? []
+        return (own + plan.workflow.catchRules).first { rule in
             if let step = rule.step, step.value != id { return false }
             if rule.when.statuses.isEmpty && rule.when.kinds.isEmpty { return true }
             return RetryTracker.matches(rule.when, error)

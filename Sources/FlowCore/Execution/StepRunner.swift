@@ -17,6 +17,7 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
     let unixTime: @Sendable () -> Int64
     let secretVariables: Set<String>
     let nestedReports: NestedStepReports
+    let circuitBreakers: CircuitBreakers<C>
 
     /// Runs `planned` in `scope`.
     /// - Parameters:
@@ -30,14 +31,20 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
             duration: .zero, outputs: [:], error: nil)
         let log = AttemptLog()
         let outcome: Result<[String: JSONValue], FlowError>
+        // One key per step run, the same on every attempt, so the server can recognise a retried request.
+        let idempotencyKey = planned.step.idempotencyKey ? IdempotencyKey.make() : nil
         if let total = planned.policy?.timeout?.total?.value {
+            let deadline = started.advanced(by: total)
             outcome = await withTimeLimit(total, clock: clock) {
-                await attempts(planned, scope: scope, asRefresh: asRefresh, log: log)
+                await attempts(
+                    planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, deadline: deadline,
+                    log: log)
             } onTimeout: {
                 .failure(FlowError(.totalTimeout, "the step did not finish within its total timeout of \(total)"))
             }
         } else {
-            outcome = await attempts(planned, scope: scope, asRefresh: asRefresh, log: log)
+            outcome = await attempts(
+                planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, deadline: nil, log: log)
         }
         report.attempts = log.attempts
         let failedResponse = log.failedResponse
@@ -57,9 +64,10 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     /// The attempt loop: try, and on failure ask the retry rules whether and when to try again.
-    private func attempts(_ planned: PlannedStep, scope: RunScope, asRefresh: Bool, log: AttemptLog) async
-        -> Result<[String: JSONValue], FlowError>
-    {
+    private func attempts(
+        _ planned: PlannedStep, scope: RunScope, asRefresh: Bool, idempotencyKey: String?, deadline: C.Instant?,
+        log: AttemptLog
+    ) async -> Result<[String: JSONValue], FlowError> {
         var tracker = RetryTracker(rules: planned.policy?.retry ?? [])
         var number = 0
         while true {
@@ -67,7 +75,8 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
             let attemptStart = clock.now
             var attemptReport = AttemptReport(
                 number: number, method: planned.step.request.method.value, url: "", status: nil, duration: .zero)
-            let outcome = await attempt(planned, number: number, scope: scope, asRefresh: asRefresh)
+            let outcome = await attempt(
+                planned, number: number, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey)
             attemptReport.duration = attemptStart.duration(to: clock.now)
             attemptReport.url = outcome.request.map { redactor.redact(URLRedaction.redact($0.url)) } ?? ""
             attemptReport.status = outcome.response?.status
@@ -93,6 +102,17 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
                     log.append(attemptReport)
                     return .failure(error)
                 }
+                // Start no retry that would end after the total timeout: it could only be cut off.
+                if let deadline {
+                    let worstEnd = clock.now.advanced(by: delay + (planned.policy?.timeout?.attempt?.value ?? .zero))
+                    if worstEnd > deadline {
+                        log.append(attemptReport)
+                        logger.info(
+                            "not retrying: the retry would end after the total timeout",
+                            metadata: ["step": "\(planned.id)", "attempt": "\(number)"])
+                        return .failure(error)
+                    }
+                }
                 attemptReport.retryDelay = delay
                 log.append(attemptReport)
                 logger.info(
@@ -117,9 +137,9 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     /// One attempt: build, send through the chain (replaying once after a refresh), check, bind.
-    private func attempt(_ planned: PlannedStep, number: Int, scope: RunScope, asRefresh: Bool) async
-        -> AttemptOutcome
-    {
+    private func attempt(
+        _ planned: PlannedStep, number: Int, scope: RunScope, asRefresh: Bool, idempotencyKey: String?
+    ) async -> AttemptOutcome {
         var outcome = AttemptOutcome(result: .failure(FlowError(.cancelled, "the attempt did not run")))
         let dispatcherName = dispatcherOverride ?? planned.dispatcher
         guard let dispatcher = dispatchers[dispatcherName] else {
@@ -133,9 +153,13 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
             logger: logger)
         context.logger[metadataKey: "step"] = "\(planned.id)"
         context.logger[metadataKey: "attempt"] = "\(number)"
+        let breaker = planned.policy?.circuitBreaker
+        let breakerKey = breaker.map { CircuitBreakers<C>.key(for: planned, $0) }
         do {
-            let request = try builder.build(planned, in: scope)
+            var request = try builder.build(planned, in: scope)
+            if let idempotencyKey { request.headers.set("Idempotency-Key", idempotencyKey) }
             outcome.request = request
+            if let breaker, let breakerKey { try circuitBreakers.acquire(breakerKey, breaker) }
             var response: StepResponse
             do {
                 response = try await send(request, planned, scope: scope, context: context, isReplay: false, asRefresh: asRefresh, via: dispatcher)
@@ -152,6 +176,14 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
             outcome.result = .failure(FlowError(.cancelled, "the run was cancelled"))
         } catch {
             outcome.result = .failure(FlowError(.interceptor, "\(error)", underlyingError: error))
+        }
+        if let breaker, let breakerKey {
+            switch outcome.result {
+            case .success: circuitBreakers.record(breakerKey, breaker, error: nil)
+            case .failure(let error) where error.code == .circuitOpen: break
+            case .failure(let error) where error.code == .cancelled: circuitBreakers.release(breakerKey)
+            case .failure(let error): circuitBreakers.record(breakerKey, breaker, error: error)
+            }
         }
         return outcome
     }

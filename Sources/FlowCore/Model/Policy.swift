@@ -45,6 +45,16 @@ public struct Policy: Sendable {
         public var breakDuration: Duration
         /// Where the breaker is declared.
         public var location: SourceLocation
+        /// What one breaker guards: all steps sending to one server, or one step.
+        public var scope: Scope
+
+        /// What a circuit breaker guards.
+        public enum Scope: String, Sendable, CaseIterable {
+            /// One breaker per server: every step that sends to it shares its state.
+            case server
+            /// One breaker per step.
+            case step
+        }
 
         /// Creates a breaker.
         /// - Parameters:
@@ -65,6 +75,7 @@ public struct Policy: Sendable {
             self.window = window
             self.breakDuration = breakDuration
             self.location = location
+            self.scope = .server
         }
     }
 }
@@ -177,6 +188,11 @@ public struct CatchRule: Sendable {
     public var action: Action
     /// Where the rule is declared.
     public var location: SourceLocation
+    /// For `goto`: how many times the target may run in one run, first run included.
+    public var maxVisits: Int
+
+    /// The default of ``maxVisits``.
+    public static let defaultMaxVisits = 3
 
     /// Creates a rule.
     /// - Parameters:
@@ -189,5 +205,6 @@ public struct CatchRule: Sendable {
         self.when = when
         self.action = action
         self.location = location
+        self.maxVisits = Self.defaultMaxVisits
     }
 }

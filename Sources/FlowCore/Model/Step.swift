@@ -28,6 +28,12 @@ public struct Step: Sendable {
     public var idempotent: Bool?
     /// Steps this one runs after even though it reads none of their outputs.
     public var after: [Located<String>]
+    /// Whether to send an `Idempotency-Key` header, generated once per step and the same on every attempt.
+    public var idempotencyKey: Bool
+    /// Failure rules for this step, tried before the workflow's `catch` rules.
+    public var onError: [CatchRule]
+    /// What undoes this step when the run fails after it succeeded.
+    public var compensation: Compensation?
 
     /// Creates a step.
     /// - Parameters:
@@ -43,7 +49,17 @@ public struct Step: Sendable {
         self.outputs = []
         self.set = []
         self.after = []
+        self.idempotencyKey = false
+        self.onError = []
     }
+}
+
+/// How a step is undone when the run fails after the step succeeded.
+public enum Compensation: Sendable {
+    /// Run this on-demand step.
+    case step(Located<String>)
+    /// Send this request, with the step's server, interceptors and policy.
+    case request(Request, SourceLocation)
 }
 
 /// The request a step sends.

@@ -35,6 +35,8 @@ public struct Workflow: Sendable {
     public var catchRules: [CatchRule]
     /// The run's outputs.
     public var outputs: [Binding]
+    /// The longest a whole run may take; when it passes, running steps are cancelled and the run fails.
+    public var deadline: Located<Duration>?
 
     /// Creates an empty workflow for the file at `path`.
     /// - Parameter path: The path of the file.

@@ -1,0 +1,11 @@
+/// Generates `Idempotency-Key` header values: 128 random bits as a UUID-formatted string.
+enum IdempotencyKey {
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40  // Version 4 (random), per RFC 9562.
+        bytes[8] = (bytes[8] & 0x3F) | 0x80  // The RFC 9562 variant.
+        let hex = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }
+        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+@testable import FlowCore
+import FlowTesting
+
+/// An engine on `dispatcher` (as `http`) with the immediate clock, so delays cost nothing.
+private func immediateEngine(_ dispatcher: any Dispatcher, clock: ImmediateClock) -> Engine<ImmediateClock> {
+    Engine(dispatchers: DispatcherRegistry(["http": dispatcher]), clock: clock, logger: Logger(label: "test"))
+}
+
+private let serverOnly = """
+    flowrun: 1
+    servers: { api: "https://api.test" }
+
+    """
+
+private let server = serverOnly + """
+    defaults: { server: api }
+
+    """
+
+struct FailureHandlingTests {
+    @Test func stepOnErrorRulesComeBeforeTheWorkflowsCatch() async throws {
+        let workflow = server + """
+            steps:
+              - id: list
+                request: { method: GET, path: /list }
+                outputs: { items: $response.body }
+                on-error:
+                  - when: { status: 404 }
+                    fallback: { items: [local] }
+            catch:
+              - when: { step: list }
+                fallback: { items: [central] }
+            outputs: { items: $steps.list.outputs.items }
+            """
+        let report = await engine(ScriptedDispatcher { _, _ in json(404, "{}") })
+            .run(try plan(workflow), inputs: [:], environment: [:])
+        #expect(report.outputs == ["items": ["local"]])
+        let central = await engine(ScriptedDispatcher { _, _ in json(500, "{}") })
+            .run(try plan(workflow), inputs: [:], environment: [:])
+        #expect(central.outputs == ["items": ["central"]])
+    }
+
+    @Test func gotoRerunsTheTargetAtMostMaxVisitsTimes() async throws {
+        let workflow = server + """
+            steps:
+              - id: token
+                request: { method: POST, path: /token }
+                outputs: { value: $response.body#/t }
+              - id: use
+                request: { method: GET, path: "/use/{$steps.token.outputs.value}" }
+            catch:
+              - when: { step: use, status: 409 }
+                goto: token
+                maxVisits: 2
+            """
+        let dispatcher = ScriptedDispatcher { request, index in
+            request.path == "/token" ? json(200, #"{"t":"t\#(index)"}"#) : json(409, "{}")
+        }
+        let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
+        #expect(report.error?.code == .httpStatus)
+        #expect(report.error?.message.contains("already ran it 2 times") == true)
+        #expect(dispatcher.requests.map(\.path) == ["/token", "/use/t0", "/token", "/use/t2"])
+    }
+
+    @Test func aWorkflowDeadlineCancelsRunningSteps() async throws {
+        let workflow = server + """
+            deadline: 100ms
+            steps:
+              - id: slow
+                request: { method: GET, path: /slow }
+              - id: after
+                request: { method: GET, path: /after }
+                after: [slow]
+            """
+        let dispatcher = ScriptedDispatcher { _, _ in
+            try await Task.sleep(for: .seconds(30))
+            return json(200, "{}")
+        }
+        let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
+        #expect(report.error?.code == .totalTimeout)
+        #expect(report.error?.message == "the run did not finish within its deadline of 0.1 seconds")
+        #expect(report.steps.map(\.id).sorted() == ["after", "slow"])
+        #expect(dispatcher.requests.count == 1)
+    }
+
+    @Test func compensationsUndoSucceededStepsInReverseAndReportTheirOwnFailures() async throws {
+        let workflow = server + """
+            steps:
+              - id: reserve
+                request: { method: POST, path: /reservations }
+                outputs: { id: $response.body#/id }
+                compensate:
+                  request: { method: DELETE, path: "/reservations/{$steps.reserve.outputs.id}" }
+              - id: charge
+                request: { method: POST, path: "/charges/{$steps.reserve.outputs.id}" }
+                outputs: { id: $response.body#/id }
+                compensate: refund
+              - id: ship
+                request: { method: POST, path: "/shipments/{$steps.charge.outputs.id}" }
+              - id: refund
+                on-demand: true
+                request: { method: POST, path: "/refunds/{$steps.charge.outputs.id}" }
+            """
+        let dispatcher = ScriptedDispatcher { request, _ in
+            switch request.path {
+            case "/reservations": json(201, #"{"id":"r1"}"#)
+            case "/charges/r1": json(201, #"{"id":"c1"}"#)
+            case "/refunds/c1": json(500, #"{"message":"refund service down"}"#)
+            case "/reservations/r1": json(204, "")
+            default: json(503, "{}")
+            }
+        }
+        let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
+        #expect(dispatcher.requests.map { "\($0.method) \($0.path)" } == [
+            "POST /reservations", "POST /charges/r1", "POST /shipments/c1", "POST /refunds/c1",
+            "DELETE /reservations/r1",
+        ])
+        let error = try #require(report.error)
+        #expect(error.stepID == "ship")
+        #expect(error.message.contains("compensation 'refund' of step 'charge' failed too"))
+        #expect(report.steps.map(\.id) == ["reserve", "charge", "ship", "refund", "reserve/compensate"])
+        #expect(report.steps.map(\.status) == [.succeeded, .succeeded, .failed, .failed, .succeeded])
+    }
+
+    @Test func compensationsMayNotReadStepsThatRanLater() {
+        let result = WorkflowCompiler().check(yaml: server + """
+            steps:
+              - id: reserve
+                request: { method: POST, path: /reservations }
+                outputs: { id: $response.body#/id }
+                compensate:
+                  request: { method: DELETE, path: "/reservations/{$steps.charge.outputs.id}" }
+              - id: charge
+                request: { method: POST, path: "/charges/{$steps.reserve.outputs.id}" }
+                outputs: { id: $response.body#/id }
+            """, path: "t.yaml")
+        let errors = result.diagnostics.filter { $0.severity == .error }
+        #expect(errors.count == 1)
+        #expect(errors.first?.message.contains("reads step 'charge', which may not have run") == true)
+        #expect(errors.first?.location?.line == 9)
+    }
+
+    @Test func theCircuitBreakerOpensFailsFastThenLetsOneProbeThrough() async throws {
+        let workflow = serverOnly + """
+            policies:
+              guarded:
+                circuitBreaker: { failureRatio: 0.5, minimumThroughput: 4, window: 10s, breakDuration: 5s }
+            defaults: { server: api, policy: guarded }
+            steps:
+              - id: call
+                request: { method: GET, path: /call }
+            """
+        let healthy = Mutex(false)
+        let dispatcher = ScriptedDispatcher { _, _ in healthy.withLock { $0 } ? json(200, "{}") : json(503, "{}") }
+        let clock = ImmediateClock()
+        let engine = immediateEngine(dispatcher, clock: clock)
+        let compiled = try plan(workflow)
+        var codes: [FlowError.Code?] = []
+        for _ in 0..<6 {
+            codes.append(await engine.run(compiled, inputs: [:], environment: [:]).error?.code)
+        }
+        #expect(codes == [.httpStatus, .httpStatus, .httpStatus, .httpStatus, .circuitOpen, .circuitOpen])
+        #expect(dispatcher.requests.count == 4)  // Fail fast: no request while open.
+
+        try await clock.sleep(for: .seconds(5))
+        healthy.withLock { $0 = true }
+        let probe = await engine.run(compiled, inputs: [:], environment: [:])
+        #expect(probe.succeeded)
+        #expect(dispatcher.requests.count == 5)
+        #expect(await engine.run(compiled, inputs: [:], environment: [:]).succeeded)
+    }
+
+    @Test func aFailedProbeOpensTheBreakerAgain() async throws {
+        let workflow = serverOnly + """
+            policies:
+              guarded:
+                circuitBreaker: { failureRatio: 1, minimumThroughput: 1, window: 10s, breakDuration: 5s }
+            defaults: { server: api, policy: guarded }
+            steps:
+              - id: call
+                request: { method: GET, path: /call }
+            """
+        let dispatcher = ScriptedDispatcher { _, _ in json(503, "{}") }
+        let clock = ImmediateClock()
+        let engine = immediateEngine(dispatcher, clock: clock)
+        let compiled = try plan(workflow)
+        #expect(await engine.run(compiled, inputs: [:], environment: [:]).error?.code == .httpStatus)
+        #expect(await engine.run(compiled, inputs: [:], environment: [:]).error?.code == .circuitOpen)
+        try await clock.sleep(for: .seconds(5))
+        #expect(await engine.run(compiled, inputs: [:], environment: [:]).error?.code == .httpStatus)
+        #expect(await engine.run(compiled, inputs: [:], environment: [:]).error?.code == .circuitOpen)
+        #expect(dispatcher.requests.count == 2)
+    }
+
+    @Test func aGeneratedIdempotencyKeyIsTheSameOnEveryAttemptAndAllowsRetryingAPost() async throws {
+        let workflow = serverOnly + """
+            policies: { standard: { retry: [{ attempts: 3, delay: 100ms }] } }
+            defaults: { server: api, policy: standard }
+            steps:
+              - id: pay
+                idempotencyKey: true
+                request: { method: POST, path: /payments, body: { amount: 5 } }
+            """
+        let dispatcher = ScriptedDispatcher { _, index in index < 2 ? json(503, "{}") : json(201, "{}") }
+        let report = await immediateEngine(dispatcher, clock: ImmediateClock())
+            .run(try plan(workflow), inputs: [:], environment: [:])
+        #expect(report.succeeded)
+        let keys = dispatcher.requests.map { $0.headers["Idempotency-Key"] }
+        #expect(keys.count == 3)
+        #expect(Set(keys).count == 1)
+        #expect(keys[0]?.count == 36)
+    }
+
+    @Test func noRetryStartsThatWouldEndAfterTheTotalTimeout() async throws {
+        let workflow = serverOnly + """
+            policies:
+              standard:
+                timeout: { attempt: 1s, total: 3s }
+                retry: [{ attempts: 10, delay: 1s }]
+            defaults: { server: api, policy: standard }
+            steps:
+              - id: flaky
+                request: { method: GET, path: /flaky }
+            """
+        let clock = VirtualClock()
+        let dispatcher = ScriptedDispatcher { _, _ in json(503, "{}") }
+        let engine = Engine(dispatchers: DispatcherRegistry(["http": dispatcher]), clock: clock, logger: Logger(label: "t"))
+        let compiled = try plan(workflow)
+        let report = await clock.run { await engine.run(compiled, inputs: [:], environment: [:]) }
+        #expect(report.error?.code == .httpStatus)
+        // Attempts at 0 s, 1 s and 2 s; a fourth would start at 3 s and could end at 4 s, after the 3 s total.
+        #expect(dispatcher.requests.count == 3)
+        #expect(clock.now.offset == .seconds(2))
+    }
+}
