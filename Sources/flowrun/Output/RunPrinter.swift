@@ -44,7 +44,14 @@ final class RunPrinter: Sendable {
             FileHandle.standardOutput.write(Data((RunReportJSON.encode(report).serialized(pretty: true) + "\n").utf8))
         case .human:
             if let error = report.error {
-                FileHandle.standardError.write(Data("\(paint("error", "31")): \(error.description)\n".utf8))
+                // The description already reads `place: step 'id', attempt n: error: message`; prefixing
+                // another "error: " printed the word twice. Only the word is painted.
+                var line = error.description
+                let tail = "error: \(error.message)"
+                if color, line.hasSuffix(tail) {
+                    line = line.dropLast(tail.count) + paint("error", "31") + ": " + error.message
+                }
+                FileHandle.standardError.write(Data((line + "\n").utf8))
                 if let excerpt = error.responseExcerpt {
                     FileHandle.standardError.write(Data("  response: \(excerpt)\n".utf8))
                 }
