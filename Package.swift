@@ -92,14 +92,24 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // A real HTTP/1.1 server on 127.0.0.1 for the tests that need the network: not a product,
+        // so nothing outside this package can depend on it.
+        .target(
+            name: "FlowTestServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/FlowTestServer",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "FlowHTTPTests",
             dependencies: [
                 "FlowHTTP",
                 "FlowCore",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "FlowTestServer",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -109,9 +119,7 @@ let package = Package(
             dependencies: [
                 "flowrun",
                 "FlowCore",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "FlowTestServer",
             ],
             swiftSettings: strictSettings
         ),

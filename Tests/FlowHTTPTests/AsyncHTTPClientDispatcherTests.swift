@@ -1,4 +1,5 @@
 import FlowCore
+import FlowTestServer
 import Logging
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs the built `flowrun` executable, as a user's shell or CI would.
 struct FlowRunProcess {
@@ -19,33 +20,90 @@ struct FlowRunProcess {
         return bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
     }
 
+    /// A run that was killed because it did not exit in time.
+    struct TimedOut: Error, CustomStringConvertible {
+        /// The command-line arguments.
+        var arguments: [String]
+        /// What it printed before it was killed.
+        var outcome: Outcome
+
+        var description: String {
+            "flowrun \(arguments.joined(separator: " ")) did not exit in time and was killed;\n"
+                + "stdout: \(outcome.stdout)\nstderr: \(outcome.stderr)"
+        }
+    }
+
     /// Runs `flowrun` with `arguments` in `directory`.
     /// - Parameters:
     ///   - arguments: The command-line arguments.
     ///   - directory: The working directory; the package root by default.
     ///   - environment: Extra environment variables.
+    ///   - removing: Variables of this process's environment that the run must not see.
+    ///   - timeout: How long the run may take before it is killed and ``TimedOut`` is thrown.
     /// - Returns: What the run printed and its exit status.
     static func run(
-        _ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:]
+        _ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:],
+        removing: Set<String> = [], timeout: Duration = .seconds(60)
     ) throws -> Outcome {
+        var variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        for name in removing { variables[name] = nil }
+
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent("flowrun")
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = variables
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // Read both pipes before waiting, so a chatty child never blocks on a full pipe.
+
+        // Standard error is read on its own thread while this one reads standard output, so a child
+        // that fills one pipe (trace logging) never blocks while the other is being drained.
+        let stderrData = Mutex(Data())
+        let stderrRead = DispatchGroup()
+        let stderrHandle = err.fileHandleForReading
+        DispatchQueue.global().async(group: stderrRead) {
+            let data = stderrHandle.readDataToEndOfFile()
+            stderrData.withLock { $0 = data }
+        }
+        // A hung run is killed, so a test fails instead of stalling the whole suite.
+        let killed = Atomic(false)
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem {
+            killed.store(true, ordering: .relaxed)
+            kill(pid, SIGKILL)
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(timeout.milliseconds), execute: watchdog)
+
         let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
+        stderrRead.wait()
         process.waitUntilExit()
-        return Outcome(
+        watchdog.cancel()
+        let outcome = Outcome(
             status: process.terminationStatus,
             stdout: String(decoding: stdoutData, as: UTF8.self),
-            stderr: String(decoding: stderrData, as: UTF8.self))
+            stderr: String(decoding: stderrData.withLock { $0 }, as: UTF8.self))
+        if killed.load(ordering: .relaxed) { throw TimedOut(arguments: arguments, outcome: outcome) }
+        return outcome
+    }
+
+    /// Runs `flowrun` as ``run(_:in:environment:removing:timeout:)`` does, on a thread of its own.
+    ///
+    /// Waiting for a process blocks a thread; an async test that did so on the cooperative pool,
+    /// which has as many threads as the machine has cores, would hold up every other test.
+    static func run(
+        _ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:],
+        removing: Set<String> = [], timeout: Duration = .seconds(60)
+    ) async throws -> Outcome {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result {
+                    try run(arguments, in: directory, environment: environment, removing: removing, timeout: timeout)
+                })
+            }
+        }
     }
 
     /// The package's root folder, found from this source file's path.
@@ -74,4 +132,12 @@ final class TemporaryFolder {
     }
 
     deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds.
+    fileprivate var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
 }

@@ -24,7 +24,7 @@ struct RunCommand: AsyncParsableCommand {
             Examples:
               flowrun run workflows/banking.yaml --input token=t-123 --env-file .env
               BANK_URL=https://bank.example flowrun run workflows/banking.yaml \\
-                  --mock workflows/banking.mock.yaml --input token=demo
+                  --mock workflows/banking.mock.yaml --inputs workflows/banking.inputs.json
               flowrun run wf.yaml --inputs inputs.yaml --format json > report.json
             """
     )

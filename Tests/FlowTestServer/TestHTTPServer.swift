@@ -10,26 +10,31 @@ import Darwin
 #endif
 
 /// One request as the test server received it, before any interpretation.
-struct RecordedRequest: Sendable {
+package struct RecordedRequest: Sendable {
     /// The method, as sent.
-    var method: String
+    package var method: String
     /// The request target as sent: path and query, percent-encoding untouched.
-    var uri: String
+    package var uri: String
     /// The header fields in the order sent.
-    var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The body bytes.
-    var body: [UInt8]
+    package var body: [UInt8]
+
+    /// The path of ``uri``, without the query.
+    package var path: String {
+        String(uri[..<(uri.firstIndex(of: "?") ?? uri.endIndex)])
+    }
 
     /// The values of the fields named `name`, compared case-insensitively.
-    func values(_ name: String) -> [String] {
+    package func values(_ name: String) -> [String] {
         headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
     }
 }
 
 /// What the test server does with a request.
-struct TestReply: Sendable {
+package struct TestReply: Sendable {
     /// How the reply ends.
-    enum Ending: Sendable {
+    package enum Ending: Sendable {
         /// The whole response is sent and the connection stays open for the next request.
         case complete
         /// The connection is closed without a byte of response.
@@ -42,34 +47,58 @@ struct TestReply: Sendable {
     }
 
     /// The status code.
-    var status: Int = 200
+    package var status: Int = 200
     /// The header fields, in order.
-    var headers: [(String, String)] = []
+    package var headers: [(String, String)] = []
     /// The body.
-    var body: [UInt8] = []
+    package var body: [UInt8] = []
     /// Whether to send `Content-Length`; without it the body is sent chunked.
-    var declaresLength = true
+    package var declaresLength = true
     /// How long to wait before answering.
-    var delay: Duration = .zero
+    package var delay: Duration = .zero
     /// How the reply ends.
-    var ending: Ending = .complete
+    package var ending: Ending = .complete
+
+    /// Creates a reply; every part has a default, so a test names only what it cares about.
+    /// - Parameters:
+    ///   - status: The status code; 200 by default.
+    ///   - headers: The header fields, in order.
+    ///   - body: The body.
+    ///   - declaresLength: Whether to send `Content-Length`; without it the body is sent chunked.
+    ///   - delay: How long to wait before answering.
+    ///   - ending: How the reply ends.
+    package init(
+        status: Int = 200,
+        headers: [(String, String)] = [],
+        body: [UInt8] = [],
+        declaresLength: Bool = true,
+        delay: Duration = .zero,
+        ending: Ending = .complete
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.declaresLength = declaresLength
+        self.delay = delay
+        self.ending = ending
+    }
 
     /// A complete reply with a text body.
-    static func text(_ text: String, status: Int = 200, headers: [(String, String)] = []) -> TestReply {
+    package static func text(_ text: String, status: Int = 200, headers: [(String, String)] = []) -> TestReply {
         TestReply(status: status, headers: headers, body: Array(text.utf8))
     }
 
     /// A reply that closes the connection without answering.
-    static let closeWithoutAnswer = TestReply(ending: .closeWithoutAnswer)
+    package static let closeWithoutAnswer = TestReply(ending: .closeWithoutAnswer)
 }
 
 /// A small real HTTP/1.1 server on 127.0.0.1 that records every request and answers each with a
 /// per-test handler.
 ///
 /// Start one with ``withTestServer(_:_:)``, which stops it when the test's closure returns or throws.
-final class TestHTTPServer: Sendable {
+package final class TestHTTPServer: Sendable {
     /// The ephemeral port the server listens on.
-    let port: Int
+    package let port: Int
     /// The recorded requests and the count of accepted connections.
     private let state: ServerState
     /// The listening channel.
@@ -78,13 +107,13 @@ final class TestHTTPServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
 
     /// `http://127.0.0.1:<port>`.
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Every request received so far, in order.
-    var requests: [RecordedRequest] { state.requests.withLock { $0 } }
+    package var requests: [RecordedRequest] { state.requests.withLock { $0 } }
 
     /// How many connections the server accepted.
-    var connectionCount: Int { state.connections.load(ordering: .relaxed) }
+    package var connectionCount: Int { state.connections.load(ordering: .relaxed) }
 
     private init(port: Int, state: ServerState, channel: any Channel, group: MultiThreadedEventLoopGroup) {
         self.port = port
@@ -94,7 +123,7 @@ final class TestHTTPServer: Sendable {
     }
 
     /// Binds a server to 127.0.0.1 on an ephemeral port.
-    static func start(_ handler: @escaping @Sendable (RecordedRequest) -> TestReply) async throws -> TestHTTPServer {
+    package static func start(_ handler: @escaping @Sendable (RecordedRequest) -> TestReply) async throws -> TestHTTPServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let state = ServerState()
         do {
@@ -121,13 +150,13 @@ final class TestHTTPServer: Sendable {
     }
 
     /// Stops listening and closes every connection.
-    func stop() async throws {
+    package func stop() async throws {
         try? await channel.close()
         try await group.shutdownGracefully()
     }
 
     /// Waits until the server has received `count` requests, or five seconds passed.
-    func waitForRequests(_ count: Int) async throws {
+    package func waitForRequests(_ count: Int) async throws {
         let giveUp = ContinuousClock.now + .seconds(5)
         while requests.count < count, ContinuousClock.now < giveUp {
             try await Task.sleep(for: .milliseconds(10))
@@ -139,7 +168,7 @@ final class TestHTTPServer: Sendable {
 /// - Parameters:
 ///   - handler: Decides the reply to each request; called on the server's event loop.
 ///   - body: The test.
-func withTestServer<Result>(
+package func withTestServer<Result>(
     _ handler: @escaping @Sendable (RecordedRequest) -> TestReply = { _ in .text("ok") },
     _ body: (TestHTTPServer) async throws -> Result
 ) async throws -> Result {
@@ -160,7 +189,7 @@ func withTestServer<Result>(
 /// The port belongs to a socket that is bound but not listening, so connecting is refused, and no
 /// other test's server, binding port 0 in parallel, can be given the same port meanwhile — as it
 /// could if the port were bound and closed again.
-func withRefusingPort<Result>(_ body: (Int) async throws -> Result) async throws -> Result {
+package func withRefusingPort<Result>(_ body: (Int) async throws -> Result) async throws -> Result {
     #if canImport(Glibc)
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
@@ -183,7 +212,7 @@ func withRefusingPort<Result>(_ body: (Int) async throws -> Result) async throws
 }
 
 /// Why the test server could not start.
-enum TestServerError: Error {
+package enum TestServerError: Error {
     /// The bound channel has no port.
     case noPort
 }
