@@ -17,11 +17,12 @@ struct FlowRun: AsyncParsableCommand {
               flowrun lint workflows/                 Check every workflow in a folder.
               flowrun lint --format github wf.yaml    Annotate a GitHub Actions run.
               flowrun schema > workflow.schema.json   The JSON Schema, for editors.
+              flowrun graph wf.yaml                   Draw the steps as a Mermaid flowchart.
 
             The format reference is docs/workflow-format.md.
             """,
         version: FlowRunVersion.current,
-        subcommands: [LintCommand.self, RunCommand.self, SchemaCommand.self]
+        subcommands: [LintCommand.self, RunCommand.self, GraphCommand.self, SchemaCommand.self]
     )
 
     /// Runs the command, mapping usage errors to exit status 2 as the documentation promises.

@@ -71,7 +71,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = logging.makeLogger()
-        let plan = try loadPlan()
+        let plan = try PlanLoader(commandName: "run").load(file)
         let inputs = try RunInputs(plan: plan).collect(pairs: inputPairs, file: inputsFile)
         var environment = ProcessInfo.processInfo.environment
         if let envFile {
@@ -108,22 +108,6 @@ struct RunCommand: AsyncParsableCommand {
             let nothingRan = report.steps.allSatisfy { $0.attempts.isEmpty }
             throw ExitCode(error.code == .validation && nothingRan ? 2 : 1)
         }
-    }
-
-    /// Compiles the file, printing its diagnostics and exiting 2 when it has errors.
-    private func loadPlan() throws -> Plan {
-        let compiler = WorkflowCompiler()
-        let source: SourceFile
-        switch SourceFile.read(file, limit: compiler.loaderLimits.maxFileSize) {
-        case .success(let read): source = read
-        case .failure(let error): Self.fail(error.description)
-        }
-        let result = compiler.check(bytes: source.bytes, path: file)
-        let errors = result.diagnostics.filter { $0.severity == .error }
-        if let plan = result.plan, errors.isEmpty { return plan }
-        let printer = DiagnosticPrinter(format: .human, color: Terminal.isColorTerminal(STDERR_FILENO), showsSummary: false)
-        FileHandle.standardError.write(Data(printer.render([.init(source: source, path: file, diagnostics: errors)]).utf8))
-        throw ExitCode(2)
     }
 
     private func loadStubs(_ path: String) throws -> MockStubs {

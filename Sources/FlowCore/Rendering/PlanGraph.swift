@@ -1,0 +1,401 @@
+/// A compiled plan drawn as a graph: its steps as nodes, and what connects them as edges.
+///
+/// A `PlanGraph` is the renderer-independent picture of a ``Plan`` that `flowrun graph`
+/// prints. ``mermaid()`` and ``dot()`` write it as Mermaid or Graphviz source; both read only
+/// ``nodes`` and ``edges``, so another format needs nothing from the plan itself.
+///
+/// Every step is a node that shows its request, its interceptors in the order they run, its
+/// policy and, when it is not `http`, its dispatcher. On-demand steps are nodes of their own
+/// kind, since they run only when an interceptor or a catch rule runs them. Two more nodes
+/// appear when the workflow needs them: ``Node/Kind-swift.enum/outputs`` for the workflow's
+/// outputs (also where a catch rule's `end` leads) and ``Node/Kind-swift.enum/anyStep`` for
+/// catch rules that name no step.
+///
+/// Edges say why one step comes after another, or may run another:
+///
+/// | ``Edge/Kind-swift.enum`` | from → to | label |
+/// |---|---|---|
+/// | ``Edge/Kind-swift.enum/data`` | the step whose outputs are read → the reader | the outputs read: `userId` |
+/// | ``Edge/Kind-swift.enum/variable`` | a step that `set`s a var → a reader of the var | `$vars.quota` |
+/// | ``Edge/Kind-swift.enum/after`` | a step named in `after` → the step | `after` |
+/// | ``Edge/Kind-swift.enum/refresh`` | a step with a refresh interceptor → the on-demand step it runs | `401 → refresh` |
+/// | ``Edge/Kind-swift.enum/catchRule`` | the failing step → where the rule goes | `catch 404 → fallback` |
+///
+/// A `fallback` rule keeps the failing step's place in the run, so its edge loops back to the
+/// step. Nodes and edges come in plan order, so the same plan always renders the same text.
+///
+/// ```swift
+/// let plan = try WorkflowCompiler().compile(yaml: text, path: "banking.yaml")
+/// print(PlanGraph(plan).mermaid())
+/// ```
+public struct PlanGraph: Sendable {
+    /// One box of the graph: a step, the workflow's outputs, or the "any step" source of catch rules.
+    public struct Node: Sendable, Hashable {
+        /// What a ``Node`` stands for.
+        public enum Kind: Sendable, Hashable {
+            /// A step that runs as part of every run.
+            case step
+            /// A step that runs only when an interceptor or a catch rule runs it.
+            case onDemandStep
+            /// Any step at all: the source of catch rules that name no step.
+            case anyStep
+            /// The workflow's outputs, where a successful run ends.
+            case outputs
+        }
+
+        /// An identifier unique in the graph, made of ASCII letters, digits and `_`, and no keyword
+        /// of Mermaid or DOT, so renderers can use it as it is.
+        public var id: String
+        /// What the node stands for.
+        public var kind: Kind
+        /// The step's id, or a name for the other kinds (`outputs`, `any step`).
+        public var title: String
+        /// The lines shown under the title, such as `GET /user` and `policy: standard`.
+        public var details: [String]
+        /// The id of the step the node stands for; `nil` for the other kinds.
+        public var stepID: String?
+
+        /// Creates a node.
+        /// - Parameters:
+        ///   - id: An identifier unique in the graph, safe in every renderer.
+        ///   - kind: What the node stands for.
+        ///   - title: The first line of its label.
+        ///   - details: The lines under the title.
+        ///   - stepID: The step it stands for, if any.
+        public init(id: String, kind: Kind, title: String, details: [String] = [], stepID: String? = nil) {
+            self.id = id
+            self.kind = kind
+            self.title = title
+            self.details = details
+            self.stepID = stepID
+        }
+    }
+
+    /// One arrow of the graph.
+    public struct Edge: Sendable, Hashable {
+        /// Why an ``Edge`` connects its nodes.
+        public enum Kind: Sendable, Hashable {
+            /// The target reads outputs of the source.
+            case data
+            /// The target reads a var that the source `set`s, so it waits for the source.
+            case variable
+            /// The target lists the source under `after`.
+            case after
+            /// A refresh interceptor of the source runs the on-demand target on the statuses it names.
+            case refresh
+            /// A catch rule handles a failure of the source by going to the target.
+            case catchRule
+        }
+
+        /// The ``Node/id`` of the node the edge starts at.
+        public var from: String
+        /// The ``Node/id`` of the node the edge points to.
+        public var to: String
+        /// Why the edge exists.
+        public var kind: Kind
+        /// The text on the edge, such as `userId` or `401 → refresh`.
+        public var label: String
+        /// Whether the edge is followed only in some runs: refresh and catch edges, and edges that
+        /// touch an on-demand step or the "any step" node. Renderers draw it dashed.
+        public var isConditional: Bool
+
+        /// Creates an edge.
+        /// - Parameters:
+        ///   - from: The id of the node it starts at.
+        ///   - to: The id of the node it points to.
+        ///   - kind: Why it exists.
+        ///   - label: The text on it.
+        ///   - isConditional: Whether only some runs follow it.
+        public init(from: String, to: String, kind: Kind, label: String, isConditional: Bool) {
+            self.from = from
+            self.to = to
+            self.kind = kind
+            self.label = label
+            self.isConditional = isConditional
+        }
+    }
+
+    /// The workflow's name, or the file's name without its extension when the workflow has none.
+    public var name: String
+    /// The nodes: the steps in plan order (regular steps, then on-demand steps), then the
+    /// "any step" node and the outputs node when the workflow needs them.
+    public var nodes: [Node]
+    /// The edges, in a stable order: the ordering edges into each step in plan order, the
+    /// refresh edges out of each step in plan order, the edges into the outputs node, then one
+    /// edge per catch rule in file order.
+    public var edges: [Edge]
+
+    /// Creates a graph from its parts, for renderers' tests and graphs that come from elsewhere.
+    /// - Parameters:
+    ///   - name: The graph's name.
+    ///   - nodes: The nodes.
+    ///   - edges: The edges between them, by node id.
+    public init(name: String, nodes: [Node], edges: [Edge]) {
+        self.name = name
+        self.nodes = nodes
+        self.edges = edges
+    }
+
+    /// Draws a compiled plan.
+    ///
+    /// - Parameter plan: The plan to draw.
+    public init(_ plan: Plan) {
+        var builder = Builder(plan: plan)
+        builder.build()
+        self.init(name: Self.name(of: plan.workflow), nodes: builder.nodes, edges: builder.edges)
+    }
+
+    /// The node that stands for a step.
+    /// - Parameter stepID: A step id.
+    /// - Returns: The node, or `nil` when the plan has no such step.
+    public func node(forStep stepID: String) -> Node? {
+        nodes.first { $0.stepID == stepID }
+    }
+
+    /// The node with the given identifier.
+    /// - Parameter id: A ``Node/id``.
+    /// - Returns: The node, or `nil` when the graph has none with that identifier.
+    public func node(id: String) -> Node? {
+        nodes.first { $0.id == id }
+    }
+
+    private static func name(of workflow: Workflow) -> String {
+        if let name = workflow.name, !name.isEmpty { return name }
+        let file = workflow.path.split(separator: "/").last.map(String.init) ?? workflow.path
+        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
+        return String(file[..<dot])
+    }
+}
+
+// MARK: Building
+
+extension PlanGraph {
+    /// Builds nodes and edges from a plan in one pass over its steps, outputs and catch rules.
+    private struct Builder {
+        let plan: Plan
+        var nodes: [Node] = []
+        var edges: [Edge] = []
+        /// Node ids by step id.
+        private var stepNodes: [String: String] = [:]
+        private var usedIdentifiers: Set<String> = []
+
+        init(plan: Plan) {
+            self.plan = plan
+        }
+
+        mutating func build() {
+            for planned in plan.steps {
+                let id = uniqueIdentifier(for: planned.id)
+                stepNodes[planned.id] = id
+                nodes.append(Node(
+                    id: id, kind: planned.step.onDemand ? .onDemandStep : .step, title: planned.id,
+                    details: Self.details(of: planned), stepID: planned.id))
+            }
+            let workflow = plan.workflow
+            let anyStepNode: String? = if workflow.catchRules.contains(where: { $0.step == nil }) {
+                addNode(kind: .anyStep, identifier: "any_step", title: "any step", details: [])
+            } else {
+                nil
+            }
+            let ends = workflow.catchRules.contains { if case .end = $0.action { true } else { false } }
+            let outputsNode: String? = if !workflow.outputs.isEmpty || ends {
+                addNode(
+                    kind: .outputs, identifier: "outputs", title: "outputs",
+                    details: workflow.outputs.isEmpty ? [] : [workflow.outputs.map(\.name.value).joined(separator: ", ")])
+            } else {
+                nil
+            }
+
+            for planned in plan.steps { addOrderingEdges(into: planned) }
+            for planned in plan.steps { addRefreshEdges(from: planned) }
+            if let outputsNode {
+                for (source, names) in Self.stepOutputReads(in: workflow.outputs.map(\.value)) {
+                    addEdge(from: stepNodes[source], to: outputsNode, .data, names.joined(separator: ", "))
+                }
+            }
+            for rule in workflow.catchRules {
+                let source = rule.step.map { stepNodes[$0.value] } ?? anyStepNode
+                let on = Self.describe(rule.when)
+                switch rule.action {
+                case .fallback:
+                    addEdge(from: source, to: source, .catchRule, "\(on) → fallback")
+                case .goto(let target):
+                    addEdge(from: source, to: stepNodes[target.value], .catchRule, "\(on) → goto")
+                case .run(let target, let then):
+                    addEdge(from: source, to: stepNodes[target.value], .catchRule, "\(on) → run, then \(then.rawValue)")
+                case .end:
+                    addEdge(from: source, to: outputsNode, .catchRule, "\(on) → end")
+                }
+            }
+        }
+
+        /// Adds the edges for everything a step waits for: the outputs it reads, the vars it
+        /// reads that other steps `set`, and its `after` list, in the order of its dependencies.
+        private mutating func addOrderingEdges(into planned: PlannedStep) {
+            let step = planned.step
+            let templates = Self.templates(of: step)
+            let dataReads = Self.stepOutputReads(in: templates)
+            let readVars = Set(templates.flatMap(\.expressions).compactMap { expression, _ -> String? in
+                if case .variable(let name) = expression.source { name } else { nil }
+            })
+            let after = Set(step.after.map(\.value))
+            let target = stepNodes[planned.id]
+
+            var sources: [String] = []
+            for id in planned.dependencies + dataReads.map(\.step) + step.after.map(\.value)
+            where !sources.contains(id) {
+                sources.append(id)
+            }
+            for source in sources {
+                let from = stepNodes[source]
+                var drawn = false
+                if let names = dataReads.first(where: { $0.step == source })?.names {
+                    drawn = addEdge(from: from, to: target, .data, names.joined(separator: ", "))
+                }
+                // The compiler orders readers of a var after every regular step that sets it.
+                let setVars = plan.step(source).map { setter in
+                    setter.step.onDemand ? [] : setter.step.set.map(\.name.value).filter(readVars.contains)
+                } ?? []
+                if source != planned.id, !setVars.isEmpty {
+                    let label = Self.uniqued(setVars).map { "$vars.\($0)" }.joined(separator: ", ")
+                    drawn = addEdge(from: from, to: target, .variable, label) || drawn
+                }
+                if after.contains(source) || !drawn {
+                    addEdge(from: from, to: target, .after, "after")
+                }
+            }
+        }
+
+        /// Adds an edge to the on-demand step of each refresh interceptor around a step.
+        private mutating func addRefreshEdges(from planned: PlannedStep) {
+            for interceptor in planned.interceptors {
+                guard case .refresh(let statuses, let refreshStep) = interceptor.kind else { continue }
+                let on = statuses.map(String.init).joined(separator: ", ")
+                addEdge(
+                    from: stepNodes[planned.id], to: stepNodes[refreshStep.value], .refresh,
+                    on.isEmpty ? "refresh" : "\(on) → refresh")
+            }
+        }
+
+        /// Adds an edge between two nodes when both exist, and says whether it did.
+        @discardableResult
+        private mutating func addEdge(from: String?, to: String?, _ kind: Edge.Kind, _ label: String) -> Bool {
+            guard let from, let to else { return false }
+            let conditional = kind == .refresh || kind == .catchRule
+                || [from, to].contains { id in
+                    nodes.first { $0.id == id }.map { $0.kind == .onDemandStep || $0.kind == .anyStep } ?? false
+                }
+            edges.append(Edge(from: from, to: to, kind: kind, label: label, isConditional: conditional))
+            return true
+        }
+
+        private mutating func addNode(kind: Node.Kind, identifier: String, title: String, details: [String]) -> String {
+            let id = uniqueIdentifier(for: identifier)
+            nodes.append(Node(id: id, kind: kind, title: title, details: details))
+            return id
+        }
+
+        /// Makes a name into an identifier no other node has, that no renderer reads as a keyword.
+        ///
+        /// Step ids are letters, digits, `_` and `-`; Mermaid reads `-` as part of an arrow, so it
+        /// becomes `_`, and `a-b` and `a_b` are told apart by a numeric suffix.
+        private mutating func uniqueIdentifier(for name: String) -> String {
+            var base = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+            if base.isEmpty || base.first!.isNumber || Self.keywords.contains(base.lowercased()) {
+                base = "step_" + base
+            }
+            var candidate = base
+            var suffix = 2
+            while usedIdentifiers.contains(candidate) {
+                candidate = "\(base)_\(suffix)"
+                suffix += 1
+            }
+            usedIdentifiers.insert(candidate)
+            return candidate
+        }
+
+        /// Words Mermaid's flowchart grammar or DOT reserve, which a node id must not be.
+        private static let keywords: Set<String> = [
+            "end", "graph", "flowchart", "subgraph", "style", "class", "classdef", "click", "linkstyle", "call",
+            "href", "direction", "default", "node", "edge", "digraph", "strict",
+        ]
+
+        // MARK: Reading the plan
+
+        /// The lines a step's node shows under its id.
+        private static func details(of planned: PlannedStep) -> [String] {
+            let request = planned.step.request
+            var lines = ["\(request.method.value) \(text(of: request.path))"]
+            if !planned.interceptors.isEmpty {
+                lines.append("interceptors: " + planned.interceptors.map(\.name.value).joined(separator: " → "))
+            }
+            if let policy = planned.policy {
+                var traits: [String] = []
+                if !policy.retry.isEmpty {
+                    let attempts = policy.retry.map { String($0.attempts) }.joined(separator: ", ")
+                    traits.append("retry: \(attempts) attempts")
+                }
+                if policy.circuitBreaker != nil { traits.append("circuit breaker") }
+                lines.append("policy: \(policy.name.value)" + (traits.isEmpty ? "" : " (\(traits.joined(separator: ", ")))"))
+            }
+            if planned.dispatcher != "http" {
+                lines.append("dispatcher: \(planned.dispatcher)")
+            }
+            return lines
+        }
+
+        /// A request path as the workflow wrote it, expressions in braces.
+        private static func text(of path: ValueTemplate) -> String {
+            switch path {
+            case .literal(.string(let text)): text
+            case .literal(let value): "\(value)"
+            case .expression(let expression, _): "{\(expression)}"
+            case .string(let template, _): template.description
+            case .array, .object: ""
+            }
+        }
+
+        /// Every template of a step that may read another step's outputs or a var, which are
+        /// exactly the ones the compiler records dependencies for.
+        private static func templates(of step: Step) -> [ValueTemplate] {
+            var templates = [step.request.path]
+            templates += step.request.query.map(\.value)
+            templates += step.request.headers.map(\.value)
+            switch step.request.body {
+            case .json(let template, _)?: templates.append(template)
+            case .form(let fields, _)?: templates += fields.map(\.value)
+            case nil: break
+            }
+            templates += step.outputs.map(\.value)
+            templates += step.set.map(\.value)
+            return templates
+        }
+
+        /// The step outputs that templates read, grouped by step in first-mention order.
+        private static func stepOutputReads(in templates: [ValueTemplate]) -> [(step: String, names: [String])] {
+            var reads: [(step: String, names: [String])] = []
+            for template in templates {
+                for (expression, _) in template.expressions {
+                    guard case .stepOutput(let step, let output) = expression.source else { continue }
+                    if let index = reads.firstIndex(where: { $0.step == step }) {
+                        if !reads[index].names.contains(output) { reads[index].names.append(output) }
+                    } else {
+                        reads.append((step, [output]))
+                    }
+                }
+            }
+            return reads
+        }
+
+        /// `catch`, then the statuses and error kinds a rule matches: `catch 404`, `catch 5XX, timeout`.
+        private static func describe(_ matcher: ErrorMatcher) -> String {
+            let parts = matcher.statuses.map(\.value.description) + matcher.kinds.map(\.value)
+            return parts.isEmpty ? "catch" : "catch " + parts.joined(separator: ", ")
+        }
+
+        private static func uniqued(_ names: [String]) -> [String] {
+            var seen: Set<String> = []
+            return names.filter { seen.insert($0).inserted }
+        }
+    }
+}

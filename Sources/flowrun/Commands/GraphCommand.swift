@@ -1,0 +1,75 @@
+import ArgumentParser
+import FlowCore
+import Foundation
+
+/// `flowrun graph`: draws a workflow's compiled plan as Mermaid or Graphviz source.
+struct GraphCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "graph",
+        abstract: "Draw a workflow's steps and what connects them, as Mermaid or Graphviz DOT.",
+        discussion: """
+            The file is compiled first, exactly as `flowrun lint` does; a file with errors is \
+            not drawn. Nothing is sent.
+
+            Each step is a box showing its request, its interceptors in the order they run, its \
+            policy and retry attempts, and its dispatcher when it is not http. On-demand steps \
+            are dashed. An arrow points from a step to a step that waits for it or that it may run:
+              userId                 the target reads that output of the source
+              $vars.token            the target reads a var that the source sets
+              after                  the target lists the source under `after`
+              401 → refresh          a refresh interceptor runs the on-demand target
+              catch 404 → fallback   a catch rule handles a failure of the source;
+                                     also goto, run and end (to the outputs)
+
+            Refresh and catch arrows, and arrows to on-demand steps, are dashed.
+
+            Mermaid renders in GitHub and GitLab Markdown inside a ```mermaid block; DOT needs \
+            Graphviz (`apt-get install graphviz`, `brew install graphviz`).
+
+            Exit status: 0 when the graph was written, 2 when the file does not compile or \
+            cannot be read, or the output file cannot be written.
+
+            Examples:
+              flowrun graph workflows/banking.yaml
+              flowrun graph wf.yaml --format dot | dot -Tsvg > wf.svg
+              flowrun graph wf.yaml --output docs/wf.mmd
+            """
+    )
+
+    @Argument(help: "The workflow file.", completion: .file(extensions: ["yaml", "yml"]))
+    var file: String
+
+    @Option(help: "The graph language: mermaid, or dot (Graphviz).")
+    var format: GraphFormat = .mermaid
+
+    @Option(
+        name: [.short, .long],
+        help: ArgumentHelp("Write the graph to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    func run() throws {
+        let graph = PlanGraph(try PlanLoader(commandName: "graph").load(file))
+        let text = switch format {
+        case .mermaid: graph.mermaid()
+        case .dot: graph.dot()
+        }
+        guard let output else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+            return
+        }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: output))
+        } catch {
+            FileHandle.standardError.write(Data("flowrun graph: cannot write \(output): \(error.localizedDescription)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+}
+
+/// The languages `flowrun graph` writes.
+enum GraphFormat: String, CaseIterable, ExpressibleByArgument {
+    /// A Mermaid flowchart, which Markdown previewers draw.
+    case mermaid
+    /// Graphviz's DOT language, for `dot -Tsvg` and `dot -Tpng`.
+    case dot
+}

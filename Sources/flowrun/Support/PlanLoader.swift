@@ -1,0 +1,35 @@
+import ArgumentParser
+import FlowCore
+import Foundation
+
+/// Compiles the one workflow file a command works on, or explains on standard error why it cannot.
+///
+/// `run` and `graph` both need a plan before they can do anything; a file that does not compile
+/// gets the same located diagnostics `flowrun lint` prints, and exit status 2.
+struct PlanLoader {
+    /// The subcommand's name, which prefixes messages that have no location (`flowrun run: ...`).
+    var commandName: String
+
+    /// Reads and compiles `file`.
+    ///
+    /// - Parameter file: The workflow file's path, as the user gave it.
+    /// - Returns: The plan.
+    /// - Throws: `ExitCode(2)` after printing the error when the file cannot be read, or its
+    ///   errors, each with the source line and a caret, when it does not compile.
+    func load(_ file: String) throws -> Plan {
+        let compiler = WorkflowCompiler()
+        let source: SourceFile
+        switch SourceFile.read(file, limit: compiler.loaderLimits.maxFileSize) {
+        case .success(let read): source = read
+        case .failure(let error):
+            FileHandle.standardError.write(Data("flowrun \(commandName): \(error.description)\n".utf8))
+            throw ExitCode(2)
+        }
+        let result = compiler.check(bytes: source.bytes, path: file)
+        let errors = result.diagnostics.filter { $0.severity == .error }
+        if let plan = result.plan, errors.isEmpty { return plan }
+        let printer = DiagnosticPrinter(format: .human, color: Terminal.isColorTerminal(STDERR_FILENO), showsSummary: false)
+        FileHandle.standardError.write(Data(printer.render([.init(source: source, path: file, diagnostics: errors)]).utf8))
+        throw ExitCode(2)
+    }
+}

@@ -1,0 +1,210 @@
+import Testing
+@testable import FlowCore
+
+/// A small shop: data, var and `after` ordering, a refresh interceptor, every catch action, a
+/// rule for any step, and a path full of characters that Mermaid and DOT read as syntax.
+private let shop = """
+    flowrun: 1
+    name: shop "demo"
+    servers: { api: "https://api.example.com" }
+    vars: { token: none, cursor: none }
+    interceptors:
+      auth: { bearer: $vars.token }
+      renew: { when: { status: [401, 403] }, run: renew-token, then: replay }
+    policies:
+      careful:
+        retry:
+          - { when: { status: 503 }, attempts: 4 }
+          - { when: { errors: [transport] }, attempts: 2 }
+    defaults: { server: api, interceptors: [auth, renew], policy: careful }
+    steps:
+      - id: user
+        request: { method: GET, path: /user }
+        outputs: { userId: $response.body#/id, name: $response.body#/name }
+        set: { cursor: $response.body#/cursor }
+      - id: orders
+        request:
+          method: GET
+          path: "/users/{$steps.user.outputs.userId}/orders"
+          query: { who: $steps.user.outputs.name, id: $steps.user.outputs.userId, from: $vars.cursor }
+        outputs: { list: $response.body }
+      - id: audit
+        after: [orders]
+        dispatcher: mock
+        interceptors: []
+        request: { method: POST, path: '/audit/"x"|#1<b>\\\\n', body: { who: $steps.user.outputs.name } }
+      - id: renew-token
+        on-demand: true
+        interceptors: []
+        policy: careful
+        request: { method: POST, path: /token }
+        set: { token: $response.body#/token }
+      - id: notify-failure
+        on-demand: true
+        interceptors: []
+        request: { method: POST, path: "/alerts/{$steps.user.outputs.userId}" }
+    catch:
+      - when: { step: orders, status: 404 }
+        fallback: { list: [] }
+      - when: { step: audit, status: [500, 5XX], errors: [timeout] }
+        goto: orders
+      - when: { step: user }
+        end: { orders: [] }
+      - when: { errors: [transport] }
+        run: notify-failure
+        then: continue
+    outputs:
+      orders: $steps.orders.outputs.list
+      who: $steps.user.outputs.name
+    """
+
+struct PlanGraphTests {
+    private func graph() throws -> PlanGraph {
+        PlanGraph(try plan(shop))
+    }
+
+    private func edges(_ graph: PlanGraph, from: String, to: String) -> [PlanGraph.Edge] {
+        let fromID = graph.node(forStep: from)?.id ?? from
+        let toID = graph.node(forStep: to)?.id ?? to
+        return graph.edges.filter { $0.from == fromID && $0.to == toID }
+    }
+
+    @Test func nodesFollowPlanOrderWithOnDemandStepsAndTheExtraNodesLast() throws {
+        let graph = try graph()
+        #expect(graph.name == #"shop "demo""#)
+        #expect(graph.nodes.map(\.title) == ["user", "orders", "audit", "renew-token", "notify-failure", "any step", "outputs"])
+        #expect(graph.nodes.map(\.kind) == [.step, .step, .step, .onDemandStep, .onDemandStep, .anyStep, .outputs])
+        #expect(graph.nodes.map(\.id) == ["user", "orders", "audit", "renew_token", "notify_failure", "any_step", "outputs"])
+        #expect(Set(graph.nodes.map(\.id)).count == graph.nodes.count)
+    }
+
+    @Test func stepNodesShowRequestInterceptorsPolicyAndANonHTTPDispatcher() throws {
+        let graph = try graph()
+        #expect(graph.node(forStep: "user")?.details == [
+            "GET /user",
+            "interceptors: auth → renew",
+            "policy: careful (retry: 4, 2 attempts)",
+        ])
+        #expect(graph.node(forStep: "orders")?.details.first == "GET /users/{$steps.user.outputs.userId}/orders")
+        let audit = try #require(graph.node(forStep: "audit"))
+        #expect(audit.details == [#"POST /audit/"x"|#1<b>\\n"#, "policy: careful (retry: 4, 2 attempts)", "dispatcher: mock"])
+        #expect(graph.node(id: "outputs")?.details == ["orders, who"])
+    }
+
+    @Test func dataEdgesAreLabelledWithTheOutputsReadInFirstMentionOrder() throws {
+        let graph = try graph()
+        let userToOrders = edges(graph, from: "user", to: "orders")
+        #expect(userToOrders.map(\.kind) == [.data, .variable])
+        #expect(userToOrders.map(\.label) == ["userId, name", "$vars.cursor"])
+        #expect(userToOrders.allSatisfy { !$0.isConditional })
+        #expect(edges(graph, from: "user", to: "audit").map(\.label) == ["name"])
+        #expect(edges(graph, from: "orders", to: "audit").map(\.kind) == [.after])
+        #expect(edges(graph, from: "orders", to: "audit").first?.label == "after")
+        // An on-demand step reads outputs too, but only in the runs that call it.
+        let notify = edges(graph, from: "user", to: "notify-failure")
+        #expect(notify.map(\.label) == ["userId"])
+        #expect(notify.first?.isConditional == true)
+        #expect(edges(graph, from: "orders", to: "outputs").map(\.label) == ["list"])
+        #expect(edges(graph, from: "user", to: "outputs").filter { $0.kind == .data }.map(\.label) == ["name"])
+    }
+
+    @Test func refreshInterceptorsLeadToTheirOnDemandStepWithTheStatuses() throws {
+        let graph = try graph()
+        let refresh = graph.edges.filter { $0.kind == .refresh }
+        #expect(refresh.map(\.from) == ["user", "orders"])
+        #expect(refresh.allSatisfy { $0.to == "renew_token" && $0.label == "401, 403 → refresh" && $0.isConditional })
+    }
+
+    @Test func catchRulesBecomeConditionalEdgesNamingMatcherAndAction() throws {
+        let graph = try graph()
+        let rules = graph.edges.filter { $0.kind == .catchRule }
+        #expect(rules.map(\.from) == ["orders", "audit", "user", "any_step"])
+        #expect(rules.map(\.to) == ["orders", "orders", "outputs", "notify_failure"])
+        #expect(rules.map(\.label) == [
+            "catch 404 → fallback",
+            "catch 500, 5XX, timeout → goto",
+            "catch → end",
+            "catch transport → run, then continue",
+        ])
+        #expect(rules.allSatisfy { $0.isConditional })
+    }
+
+    @Test func aWorkflowWithoutOutputsOrCatchRulesHasOnlyStepNodes() throws {
+        let graph = PlanGraph(try plan("""
+            flowrun: 1
+            servers: { api: "https://api.example.com" }
+            defaults: { server: api }
+            steps:
+              - id: end
+                request: { method: GET, path: /a }
+              - id: end_
+                request: { method: GET, path: /b }
+              - id: end-
+                request: { method: GET, path: /c }
+            """))
+        #expect(graph.name == "test")
+        // `end` would close a Mermaid subgraph; `-` and `_` must not collide.
+        #expect(graph.nodes.map(\.id) == ["step_end", "end_", "end__2"])
+        #expect(graph.edges.isEmpty)
+        #expect(graph.node(forStep: "end")?.details == ["GET /a"])
+    }
+
+    @Test(arguments: [
+        (#"a "b""#, "a #quot;b#quot;"),
+        ("x#quot;", "x#35;quot;"),
+        ("[a]{b}(c)", "[a]{b}(c)"),
+        ("<b>&|`", "#lt;b#gt;#amp;#124;#96;"),
+        ("two\nlines", "two lines"),
+    ])
+    func mermaidLabelsEscapeSyntaxCharactersAsEntityCodes(text: String, escaped: String) {
+        #expect(PlanGraph.mermaidEscaped(text) == escaped)
+    }
+
+    @Test(arguments: [
+        (#"a "b""#, #""a \"b\"""#),
+        (#"C:\new"#, #""C:\\new""#),
+        ("two\nlines", #""two\nlines""#),
+        ("→ {x}", #""→ {x}""#),
+    ])
+    func dotStringsEscapeBackslashesAndQuotes(text: String, quoted: String) {
+        #expect(PlanGraph.dotQuoted(text) == quoted)
+    }
+
+    @Test func mermaidDeclaresEveryNodeOnceWithItsShapeAndStylesOnDemandSteps() throws {
+        let text = try graph().mermaid()
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "flowchart TD")
+        #expect(lines[1] == #"    %% shop "demo""#)
+        #expect(lines.contains(#"    user["<b>user</b><br/>GET /user<br/>interceptors: auth → renew<br/>policy: careful (retry: 4, 2 attempts)"]"#))
+        #expect(lines.contains { $0.hasPrefix(#"    audit["<b>audit</b><br/>POST /audit/#quot;x#quot;#124;#35;1#lt;b#gt;\\n<br/>"#) })
+        #expect(lines.contains { $0.hasPrefix(#"    renew_token("<b>renew-token</b>"#) })
+        #expect(lines.contains(#"    any_step{{"<b>any step</b>"}}"#))
+        #expect(lines.contains(#"    outputs(["<b>outputs</b><br/>orders, who"])"#))
+        #expect(lines.contains(#"    user -->|"userId, name"| orders"#))
+        #expect(lines.contains(#"    user -.->|"401, 403 → refresh"| renew_token"#))
+        #expect(lines.contains(#"    orders -.->|"catch 404 → fallback"| orders"#))
+        #expect(lines.contains("    classDef onDemand stroke-dasharray: 5 5"))
+        #expect(lines.contains("    class renew_token,notify_failure onDemand"))
+    }
+
+    @Test func dotQuotesEveryIDAndLabelAndDashesConditionalEdges() throws {
+        let text = try graph().dot()
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines[0] == #"digraph "shop \"demo\"" {"#)
+        #expect(lines[1] == "    rankdir=TB;")
+        #expect(lines[2].hasPrefix("    node [shape=box, style=rounded"))
+        #expect(lines.contains(#"    "user" [label="user\nGET /user\ninterceptors: auth → renew\npolicy: careful (retry: 4, 2 attempts)"];"#))
+        #expect(lines.contains { $0.hasPrefix(#"    "audit" [label="audit\nPOST /audit/\"x\"|#1<b>\\\\n\n"#) })
+        #expect(lines.contains { $0.hasPrefix(#"    "renew_token" ["#) && $0.hasSuffix(#"style="rounded,dashed"];"#) })
+        #expect(lines.contains(#"    "user" -> "orders" [label="userId, name"];"#))
+        #expect(lines.contains(#"    "orders" -> "audit" [label="after"];"#))
+        #expect(lines.contains(#"    "user" -> "renew_token" [label="401, 403 → refresh", style=dashed, color=darkorange3, fontcolor=darkorange3];"#))
+        #expect(lines.contains(#"    "orders" -> "orders" [label="catch 404 → fallback", style=dashed, color=firebrick, fontcolor=firebrick];"#))
+        #expect(lines.last == "}")
+    }
+
+    @Test func renderingIsDeterministic() throws {
+        #expect(try graph().mermaid() == graph().mermaid())
+        #expect(try graph().dot() == graph().dot())
+    }
+}
