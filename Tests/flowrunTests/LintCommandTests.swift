@@ -10,6 +10,44 @@ private let valid = """
         request: { method: GET, path: /ping }
     """
 
+/// Two policies, a refresh interceptor and an on-demand POST refresh step, for `--explain`.
+private let explained = """
+    flowrun: 1
+    servers: { api: "https://api.example.com" }
+    vars: { token: t }
+    interceptors:
+      auth: { bearer: $vars.token }
+      refresh: { run: renew, then: replay }
+    policies:
+      standard:
+        timeout: { attempt: 5s, total: 30s }
+        retry:
+          - when: { status: [429, 503] }
+            attempts: 4
+            delay: 200ms
+            backoff: exponential
+            jitter: full
+            retryAfter: { max: 10s }
+          - { when: { errors: transport }, attempts: 3, delay: 500ms }
+      quick:
+        timeout: { attempt: 2s }
+        retry: { when: { status: 503 }, attempts: 3, delay: 1s, retryAfter: { honor: false } }
+    defaults: { server: api, interceptors: [auth, refresh], policy: standard }
+    steps:
+      - id: user
+        request: { method: GET, path: /user }
+      - id: ping
+        policy: quick
+        interceptors: []
+        request: { method: GET, path: /ping }
+      - id: renew
+        on-demand: true
+        interceptors: []
+        idempotent: false
+        request: { method: POST, path: /token }
+        set: { token: $response.body#/t }
+    """
+
 struct LintCommandTests {
     @Test func cleanFileExitsZero() throws {
         let folder = try TemporaryFolder()
@@ -99,5 +137,57 @@ struct LintCommandTests {
         #expect(outcome.status == 1, "\(outcome.stdout)\(outcome.stderr)")
         #expect(outcome.stdout.range(of: #"^\#(path):[0-9]+:[0-9]+: error: "#, options: .regularExpression) != nil,
                 "\(outcome.stdout)")
+    }
+
+    @Test func explainPrintsEachStepsWorstCaseAfterTheFindings() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("flow.yaml", explained)
+        let outcome = try FlowRunProcess.run(["lint", "--strict", "--explain", path])
+        #expect(outcome.status == 0, "\(outcome.stdout)")
+        // user: 1 + 3 + 2 attempts, each a request, a refresh (1 request) and a replay; 6 × 10s + 31s of delays
+        // is cut to the 30s total. ping: 3 × 2s + 1s + 1s. renew: a POST, never retried.
+        #expect(outcome.stdout == """
+            \(path): worst case per step, in plan order
+              step   policy    attempts  requests  longest              notes
+              user   standard         6        18  30s (total timeout)  each attempt: 401 → renew (1 request) + replay
+              ping   quick            3         3  8s
+              renew  standard         1         1  5s                   on-demand; never retried: not idempotent
+
+            1 file checked, no problems
+
+            """)
+    }
+
+    @Test func explainSaysWhyAFileWithErrorsIsNotExplained() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("bad.yaml", valid.replacingOccurrences(of: "GET", with: "GOT"))
+        let outcome = try FlowRunProcess.run(["lint", "--explain", path])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.contains("\n\(path): not explained: the file has errors\n"))
+    }
+
+    @Test func explainAddsTheFiguresToJSON() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("flow.yaml", explained)
+        let outcome = try FlowRunProcess.run(["lint", "--explain", "--format", "json", path])
+        #expect(outcome.status == 0)
+        let document = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+        let file = (document?["files"] as? [[String: Any]])?.first
+        let steps = try #require((file?["explain"] as? [String: Any])?["steps"] as? [[String: Any]])
+        #expect(steps.map { $0["id"] as? String } == ["user", "ping", "renew"])
+        #expect(steps[0]["attempts"] as? Int == 6)
+        #expect(steps[0]["requests"] as? Int == 18)
+        #expect(steps[0]["requestsPerAttempt"] as? Int == 3)
+        #expect(steps[0]["retryDelaySeconds"] as? Double == 31)
+        let duration = steps[0]["duration"] as? [String: Any]
+        #expect(duration?["bound"] as? String == "total-timeout")
+        #expect(duration?["seconds"] as? Double == 30)
+        let refresh = steps[0]["refresh"] as? [String: Any]
+        #expect(refresh?["step"] as? String == "renew")
+        #expect(refresh?["statuses"] as? [Int] == [401])
+        #expect(refresh?["requests"] as? Int == 1)
+        #expect((steps[1]["duration"] as? [String: Any])?["seconds"] as? Double == 8)
+        #expect(steps[2]["attemptLimit"] as? String == "not-idempotent")
+        #expect(steps[2]["policy"] as? String == "standard")
     }
 }

@@ -99,6 +99,7 @@ extension CompilationSession {
         let interceptors = resolveInterceptors(step.interceptors ?? workflow.defaults.interceptors ?? [])
         let policyName = step.policy ?? workflow.defaults.policy
         let policy = policyName.flatMap { resolvePolicy($0) }
+        if let policy { checkRetriedMethod(of: step, policy: policy) }
         let dispatcher = (step.dispatcher ?? workflow.defaults.dispatcher)?.value ?? "http"
         let outputs = outputTypes(of: step.id.value).compactMapValues { $0 }
         return PlannedStep(

@@ -192,20 +192,4 @@ struct CompilationSession {
             return resolve(name, in: interceptorsByName, kind: "interceptor", section: "interceptors")
         }
     }
-
-    private mutating func checkPolicies() {
-        for policy in workflow.policies {
-            if let attempt = policy.timeout?.attempt, let total = policy.timeout?.total, attempt.value > total.value {
-                error(.invalidValue,
-                      "the attempt timeout (\(attempt.value)) of policy '\(policy.name.value)' is longer than its total timeout (\(total.value))",
-                      at: attempt.location)
-            }
-        }
-        if let name = workflow.defaults.policy { _ = resolvePolicy(name) }
-    }
-
-    mutating func resolvePolicy(_ name: Located<String>) -> Policy? {
-        usedPolicies.insert(name.value)
-        return resolve(name, in: policiesByName, kind: "policy", section: "policies")
-    }
 }

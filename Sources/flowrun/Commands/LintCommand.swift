@@ -16,12 +16,18 @@ struct LintCommand: AsyncParsableCommand {
             A folder is searched recursively for *.yaml and *.yml files; test files (*.test.yaml) \
             and mock stub files (*.mock.yaml) are skipped.
 
+            With --explain, lint then prints, for each workflow without errors, every step's \
+            worst case under its error policy: the policy, the most attempts and requests (a \
+            refresh interceptor's replay and refresh step included) and the longest time, \
+            capped by the total timeout. docs/failure-handling.md says how each figure is computed.
+
             Exit status: 0 when no file has errors (or warnings, with --strict), 1 when one \
             has, 2 when an argument is wrong or a file cannot be read.
 
             Examples:
               flowrun lint workflows/
               flowrun lint --strict --format github workflows/*.yaml
+              flowrun lint --explain workflows/banking.yaml
             """
     )
 
@@ -36,6 +42,9 @@ struct LintCommand: AsyncParsableCommand {
 
     @Flag(help: "Print nothing for files without findings, and no summary.")
     var quiet = false
+
+    @Flag(help: "Also print each step's worst-case attempts, requests and time under its policy.")
+    var explain = false
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("Name at least one workflow file or folder.") }
@@ -53,11 +62,12 @@ struct LintCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("flowrun lint: no workflow files (*.yaml, *.yml) found\n".utf8))
             throw ExitCode(2)
         }
-        let reports = await Self.lint(files)
+        let reports = await Self.lint(files, explain: explain)
         let printer = DiagnosticPrinter(
             format: format, color: format == .human && Terminal.isColorTerminal(STDOUT_FILENO),
-            showsSummary: !quiet)
-        let output = printer.render(quiet ? reports.filter { !$0.diagnostics.isEmpty } : reports)
+            showsSummary: !quiet, explains: explain)
+        // An explanation was asked for, so --quiet keeps the files without findings when explaining.
+        let output = printer.render(quiet && !explain ? reports.filter { !$0.diagnostics.isEmpty } : reports)
         FileHandle.standardOutput.write(Data(output.utf8))
         let diagnostics = reports.flatMap(\.diagnostics)
         if reports.contains(where: { $0.source == nil }) { throw ExitCode(2) }
@@ -65,7 +75,10 @@ struct LintCommand: AsyncParsableCommand {
     }
 
     /// Lints `files` concurrently, at most one task per core, returning reports in the order of `files`.
-    static func lint(_ files: [String]) async -> [DiagnosticPrinter.FileReport] {
+    /// - Parameters:
+    ///   - files: The workflow files.
+    ///   - explain: Whether to analyse the policies of the files without errors.
+    static func lint(_ files: [String], explain: Bool = false) async -> [DiagnosticPrinter.FileReport] {
         let compiler = WorkflowCompiler()
         let limit = compiler.loaderLimits.maxFileSize
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -83,7 +96,15 @@ struct LintCommand: AsyncParsableCommand {
                         return (index, .init(source: source, path: path, diagnostics: [Diagnostic(error)]))
                     case .success(let source):
                         let result = compiler.check(bytes: source.bytes, path: path)
-                        return (index, .init(source: source, path: path, diagnostics: result.diagnostics))
+                        var report = DiagnosticPrinter.FileReport(
+                            source: source, path: path, diagnostics: result.diagnostics)
+                        if explain, let plan = result.plan {
+                            report.analysis = PolicyAnalysis(plan: plan)
+                            report.hasGoto = plan.workflow.catchRules.contains {
+                                if case .goto = $0.action { true } else { false }
+                            }
+                        }
+                        return (index, report)
                     }
                 }
             }

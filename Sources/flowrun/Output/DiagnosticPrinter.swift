@@ -11,6 +11,10 @@ struct DiagnosticPrinter {
         var path: String
         /// Its diagnostics, sorted by location.
         var diagnostics: [Diagnostic]
+        /// The worst case of its steps, with `--explain` when the file has no errors.
+        var analysis: PolicyAnalysis? = nil
+        /// Whether a catch rule of the workflow uses `goto`, which can run steps again.
+        var hasGoto = false
     }
 
     /// The format to print.
@@ -19,6 +23,8 @@ struct DiagnosticPrinter {
     var color: Bool
     /// Whether human output ends with a summary line.
     var showsSummary = true
+    /// Whether to print each workflow's ``PolicyAnalysis`` after the findings (`--explain`).
+    var explains = false
 
     /// Renders all reports, ending with a summary line in human format.
     func render(_ reports: [FileReport]) -> String {
@@ -42,6 +48,9 @@ struct DiagnosticPrinter {
                 }
             }
         }
+        if explains {
+            out += (out.isEmpty ? "" : "\n") + explanations(reports) + (showsSummary ? "\n" : "")
+        }
         guard showsSummary else { return out }
         let errors = reports.reduce(0) { $0 + $1.diagnostics.count { $0.severity == .error } }
         let warnings = reports.reduce(0) { $0 + $1.diagnostics.count { $0.severity == .warning } }
@@ -52,6 +61,14 @@ struct DiagnosticPrinter {
             out += "\(files) checked: \(plural(errors, "error")), \(plural(warnings, "warning"))\n"
         }
         return out
+    }
+
+    /// The `--explain` tables of the files that could be read, separated by blank lines.
+    private func explanations(_ reports: [FileReport]) -> String {
+        let printer = PolicyAnalysisPrinter()
+        return reports.filter { $0.source != nil }
+            .map { printer.table($0.analysis, path: $0.path, hasGoto: $0.hasGoto) }
+            .joined(separator: "\n")
     }
 
     private func humanLine(_ diagnostic: Diagnostic, path: String) -> String {
@@ -82,7 +99,7 @@ struct DiagnosticPrinter {
 
     private func json(_ reports: [FileReport]) -> String {
         let files: [[String: Any]] = reports.map { report in
-            [
+            var file: [String: Any] = [
                 "path": report.path,
                 "diagnostics": report.diagnostics.map { diagnostic -> [String: Any] in
                     var entry: [String: Any] = [
@@ -97,6 +114,8 @@ struct DiagnosticPrinter {
                     return entry
                 },
             ]
+            if explains { file["explain"] = PolicyAnalysisPrinter().json(report.analysis) }
+            return file
         }
         let all = reports.flatMap(\.diagnostics)
         let document: [String: Any] = [
@@ -128,6 +147,8 @@ struct DiagnosticPrinter {
                 out += "::\(command) \(properties.joined(separator: ","))::\(escapeData(diagnostic.message))\n"
             }
         }
+        // The tables are plain log lines in a GitHub Actions log; only `::` lines become annotations.
+        if explains { out += (out.isEmpty ? "" : "\n") + explanations(reports) }
         return out
     }
 
