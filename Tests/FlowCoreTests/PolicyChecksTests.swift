@@ -208,7 +208,8 @@ struct PolicyChecksTests {
         #expect(diagnostic?.location == at(9, 24))
         #expect(diagnostic?.message == """
             step 'create' will not be retried (policy 'p' retries failures): \(method) is not idempotent; add \
-            'idempotent: true' or send an Idempotency-Key (or write 'idempotent: false' to keep it unretried)
+            'idempotencyKey: true' to send an Idempotency-Key, or 'idempotent: true' (or 'idempotent: false' to keep \
+            it unretried)
             """)
     }
 

@@ -38,8 +38,8 @@ extension CompilationSession {
         else { return }
         warning(.invalidValue,
                 "step '\(step.id.value)' will not be retried (policy '\(policy.name.value)' retries failures): "
-                    + "\(method.value) is not idempotent; add 'idempotent: true' or send an Idempotency-Key "
-                    + "(or write 'idempotent: false' to keep it unretried)",
+                    + "\(method.value) is not idempotent; add 'idempotencyKey: true' to send an Idempotency-Key, "
+                    + "or 'idempotent: true' (or 'idempotent: false' to keep it unretried)",
                 at: method.location)
     }
 

@@ -311,7 +311,7 @@ extension PolicyAnalysis {
     /// `Idempotency-Key` header among the request's own headers (interceptors add theirs after the check).
     static func mayRetry(_ step: Step) -> Bool {
         guard ["POST", "PATCH"].contains(step.request.method.value) else { return true }
-        return step.idempotent == true
+        return step.idempotent == true || step.idempotencyKey
             || step.request.headers.contains { $0.name.value.lowercased() == "idempotency-key" }
     }
 

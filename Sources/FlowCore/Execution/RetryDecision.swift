@@ -35,7 +35,7 @@ struct RetryTracker {
         }
         let method = request?.method ?? "GET"
         if ["POST", "PATCH"].contains(method), idempotent != true, request?.headers["Idempotency-Key"] == nil {
-            return .fail(reason: "\(method) is not idempotent; set 'idempotent: true' or send an Idempotency-Key")
+            return .fail(reason: "\(method) is not idempotent; set 'idempotencyKey: true' or 'idempotent: true'")
         }
         retriesUsed[index] += 1
         var delay = Self.backoff(rule, retry: retriesUsed[index])
