@@ -236,4 +236,46 @@ struct FailureHandlingTests {
         #expect(dispatcher.requests.count == 2)
         #expect(clock.now.offset == .seconds(1))
     }
+
+    @Test func catchRulesCanTestTheFailedResponse() async throws {
+        let workflow = server + """
+            types:
+              ApiError: { type: object, properties: { code: { type: string } } }
+            steps:
+              - id: charge
+                request: { method: POST, path: /charges }
+                response: { default: ApiError }
+                outputs: { status: $response.body#/status }
+            catch:
+              - when: { step: charge, status: 402, if: "$response.body#/code == 'card_declined'" }
+                fallback: { status: declined }
+            outputs: { status: $steps.charge.outputs.status }
+            """
+        let declined = await engine(ScriptedDispatcher { _, _ in json(402, #"{"code":"card_declined"}"#) })
+            .run(try plan(workflow), inputs: [:], environment: [:])
+        #expect(declined.outputs == ["status": "declined"])
+        let other = await engine(ScriptedDispatcher { _, _ in json(402, #"{"code":"expired_card"}"#) })
+            .run(try plan(workflow), inputs: [:], environment: [:])
+        #expect(other.error?.status == 402)
+    }
+
+    @Test(arguments: [
+        ("$statusCode = 500", "expected a comparison", 32),
+        ("$statusCode == declined", "expected a literal", 35),
+        ("statusCode == 500", "starts with a runtime expression", 20),
+        ("$response.bdy == 1", "did you mean 'body'", 30),
+    ])
+    func malformedConditionsAreLocated(condition: String, message: String, column: Int) {
+        let result = WorkflowCompiler().check(yaml: server + """
+            steps:
+              - { id: a, request: { method: GET, path: /a } }
+            catch:
+              - { when: { if: "\(condition)" }, end: {} }
+            """, path: "t.yaml")
+        let error = result.diagnostics.first { $0.severity == .error }
+        #expect(error?.code == .invalidExpression)
+        #expect(error?.message.contains(message) == true, "\(String(describing: error))")
+        #expect(error?.location?.line == 7)
+        #expect(error?.location?.column == column)
+    }
 }

@@ -22,6 +22,9 @@ extension CompilationSession {
     /// Checks one rule; `step` is the step whose failures it handles, `nil` for any step.
     private mutating func checkCatchRule(_ rule: CatchRule, of step: Step?) {
         let context = BindingContext.failure(step)
+        if let condition = rule.when.condition {
+            _ = typeOf(condition.expression, at: condition.location, in: context)
+        }
         switch rule.action {
         case .fallback(let bindings):
             let declared = step.map { Set($0.outputs.map(\.name.value)) }

@@ -207,7 +207,7 @@ public struct WorkflowDecoder {
             var step: Located<String>?
             var matcher = ErrorMatcher()
             if let when = fields["when"] {
-                (matcher, step) = errorMatcher(when, allowStep: !stepScoped)
+                (matcher, step) = errorMatcher(when, allowStep: !stepScoped, allowCondition: true)
             }
             let present = actions.filter { fields.contains($0) }
             guard present.count == 1, let actionName = present.first, let value = fields[actionName] else {
@@ -272,10 +272,22 @@ public struct WorkflowDecoder {
     }
 
     /// Decodes a `when:` mapping of a retry or catch rule.
-    mutating func errorMatcher(_ node: YAMLNode, allowStep: Bool) -> (ErrorMatcher, Located<String>?) {
+    mutating func errorMatcher(
+        _ node: YAMLNode, allowStep: Bool, allowCondition: Bool
+    ) -> (ErrorMatcher, Located<String>?) {
         var matcher = ErrorMatcher()
-        guard let fields = reader(node, "'when'", allowStep ? ["step", "status", "errors"] : ["status", "errors"])
-        else { return (matcher, nil) }
+        // Catch and on-error rules may also test the failed response with `if`.
+        let keys = ["status", "errors"] + (allowStep ? ["step"] : []) + (allowCondition ? ["if"] : [])
+        guard let fields = reader(node, "'when'", keys) else { return (matcher, nil) }
+        if let node = fields["if"], let text = string(node, "'if'") {
+            let quote = node.scalar?.style == .plain ? 0 : 1
+            do {
+                matcher.condition = try ConditionParser.parse(text.value, at: node.location.advanced(by: quote))
+            } catch {
+                report(.invalidExpression, "invalid condition: \(error.message)", node)
+                diagnostics[diagnostics.count - 1].location = node.location.advanced(by: quote + error.offset)
+            }
+        }
         if let status = fields["status"] {
             for element in status.sequence ?? [status] {
                 guard let text = element.scalar?.text,

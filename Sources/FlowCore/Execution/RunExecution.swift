@@ -152,13 +152,13 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
                     reports.append(report)
                     return finish(group: &group, waiting: waiting, error: FlowError(.cancelled, "the run was cancelled"))
                 }
-                guard let rule = catchRule(for: report.id, error: error) else {
-                    reports.append(report)
-                    return finish(group: &group, waiting: waiting, error: error)
-                }
                 var failureScope = scope
                 failureScope.stepOutputs = completedOutputs
                 failureScope.response = result.failedResponse
+                guard let rule = catchRule(for: report.id, error: error, in: failureScope) else {
+                    reports.append(report)
+                    return finish(group: &group, waiting: waiting, error: error)
+                }
                 report.status = .recovered
                 switch rule.action {
                 case .fallback(let bindings):
@@ -260,12 +260,17 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     /// The first rule that handles `error` of step `id`: the step's `on-error` rules, then the workflow's `catch`.
-    private func catchRule(for id: String, error: FlowError) -> CatchRule? {
+    ///
+    /// A rule matches when its statuses or kinds match (or it lists none) and its `if` condition, if any,
+    /// holds for the failed response in `scope`.
+    private func catchRule(for id: String, error: FlowError, in scope: RunScope) -> CatchRule? {
         let own = plan.step(id)?.step.onError ?? []
         return (own + plan.workflow.catchRules).first { rule in
             if let step = rule.step, step.value != id { return false }
-            if rule.when.statuses.isEmpty && rule.when.kinds.isEmpty { return true }
-            return RetryTracker.matches(rule.when, error)
+            let when = rule.when
+            if !(when.statuses.isEmpty && when.kinds.isEmpty) && !RetryTracker.matches(when, error) { return false }
+            guard let condition = when.condition else { return true }
+            return condition.holds(for: try? scope.value(of: condition.expression))
         }
     }
 

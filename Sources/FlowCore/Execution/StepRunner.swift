@@ -167,8 +167,9 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
                 response = try await send(request, planned, scope: scope, context: context, isReplay: true, asRefresh: asRefresh, via: dispatcher)
             }
             outcome.response = response
-            let decoded = try decode(response, of: planned)
+            let (decoded, syntaxError) = read(response)
             outcome.decoded = decoded
+            try check(decoded, syntaxError: syntaxError, raw: response, of: planned)
             outcome.result = .success(try bind(decoded, of: planned, scope: scope))
         } catch let error as FlowError {
             outcome.result = .failure(error)
@@ -284,46 +285,58 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
         }
     }
 
-    /// Checks the status against the declared responses and decodes and validates the body.
-    private func decode(_ response: StepResponse, of planned: PlannedStep) throws(FlowError) -> DecodedResponse {
-        let declared = ResponseMatcher.match(response.status, in: planned.step.responses)
-        let success = declared.map { $0.status.value.isSuccess } ?? (200..<300).contains(response.status)
-        var body: JSONValue = .null
-        if !response.body.isEmpty {
-            do {
-                body = try JSONValue(parsing: response.body)
-            } catch {
-                let contentType = response.headers["Content-Type"]?.lowercased() ?? ""
-                if success && (declared != nil || contentType.contains("json")) {
-                    throw FlowError(
-                        .decode, "the response body is not valid JSON: \(error.message)",
-                        status: response.status, excerpt: Self.excerpt(response.body))
-                }
-                body = .string(String(decoding: response.body, as: UTF8.self))
+    /// The response with its body read as JSON when it parses, else as text; nothing is checked yet.
+    ///
+    /// A failed response is decoded this way too, so `catch` rules can read `$response`.
+    private func read(_ response: StepResponse) -> (DecodedResponse, JSONSyntaxError?) {
+        guard !response.body.isEmpty else {
+            return (DecodedResponse(status: response.status, headers: response.headers, body: .null), nil)
+        }
+        do {
+            let body = try JSONValue(parsing: response.body)
+            return (DecodedResponse(status: response.status, headers: response.headers, body: body), nil)
+        } catch {
+            let text = JSONValue.string(String(decoding: response.body, as: UTF8.self))
+            return (DecodedResponse(status: response.status, headers: response.headers, body: text), error)
+        }
+    }
+
+    /// Checks the status against the declared responses, and the body against the declared type.
+    private func check(_ decoded: DecodedResponse, syntaxError: JSONSyntaxError?, raw: StepResponse, of planned: PlannedStep)
+        throws(FlowError)
+    {
+        let declared = ResponseMatcher.match(decoded.status, in: planned.step.responses)
+        let success = declared.map { $0.status.value.isSuccess } ?? (200..<300).contains(decoded.status)
+        if let syntaxError, success {
+            let contentType = decoded.headers["Content-Type"]?.lowercased() ?? ""
+            if declared != nil || contentType.contains("json") {
+                throw FlowError(
+                    .decode, "the response body is not valid JSON: \(syntaxError.message)",
+                    status: decoded.status, excerpt: Self.excerpt(raw.body))
             }
         }
-        let decoded = DecodedResponse(status: response.status, headers: response.headers, body: body)
         guard success else {
-            var message = "status \(response.status)"
+            var message = "status \(decoded.status)"
             if let declared, case .some(let ref) = declared.schema.ref?.value {
                 message += " (\(ref))"
             }
-            if case .object(let members) = body, let text = (members["message"] ?? members["error"])?.stringValue {
+            if case .object(let members) = decoded.body,
+                let text = (members["message"] ?? members["error"])?.stringValue
+            {
                 message += ": \(text)"
             }
-            throw FlowError(.httpStatus, message, status: response.status, excerpt: Self.excerpt(response.body))
+            throw FlowError(.httpStatus, message, status: decoded.status, excerpt: Self.excerpt(raw.body))
         }
         if let schema = declared?.schema {
-            let failures = validator.validate(body, against: schema)
+            let failures = validator.validate(decoded.body, against: schema)
             if !failures.isEmpty {
                 throw FlowError(
                     .validation,
-                    "the response (status \(response.status)) does not match its declared type: "
+                    "the response (status \(decoded.status)) does not match its declared type: "
                         + failures.map(\.description).joined(separator: "; "),
-                    status: response.status, excerpt: Self.excerpt(response.body))
+                    status: decoded.status, excerpt: Self.excerpt(raw.body))
             }
         }
-        return decoded
     }
 
     /// Evaluates the step's outputs and `set` against the response, updating the run's vars.

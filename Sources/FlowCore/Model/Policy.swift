@@ -86,6 +86,9 @@ public struct ErrorMatcher: Sendable {
     public var statuses: [Located<ResponseCase.Status>]
     /// Error kinds (`transport`, `timeout`, `http`, ...); empty means any.
     public var kinds: [Located<String>]
+    /// For catch rules: a condition on the failed response that must also hold, such as
+    /// `$response.body#/code == 'card_declined'`.
+    public var condition: Condition?
 
     /// Creates a matcher.
     /// - Parameters:
