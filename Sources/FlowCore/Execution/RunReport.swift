@@ -72,6 +72,8 @@ public struct AttemptReport: Sendable {
     public var url: String
     /// The response status, when a response arrived.
     public var status: Int?
+    /// When the attempt started, relative to the start of the run.
+    public var startedAfter: Duration
     /// How long the attempt took.
     public var duration: Duration
     /// The error, when the attempt failed.

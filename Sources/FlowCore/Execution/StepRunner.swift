@@ -74,7 +74,8 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
             number += 1
             let attemptStart = clock.now
             var attemptReport = AttemptReport(
-                number: number, method: planned.step.request.method.value, url: "", status: nil, duration: .zero)
+                number: number, method: planned.step.request.method.value, url: "", status: nil,
+                startedAfter: runStart.duration(to: attemptStart), duration: .zero)
             let outcome = await attempt(
                 planned, number: number, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey)
             attemptReport.duration = attemptStart.duration(to: clock.now)

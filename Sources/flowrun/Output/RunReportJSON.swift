@@ -28,6 +28,7 @@ enum RunReportJSON {
                     "number": .int(attempt.number),
                     "method": .string(attempt.method),
                     "url": .string(attempt.url),
+                    "startedAfterMs": .int(attempt.startedAfter.milliseconds),
                     "durationMs": .int(attempt.duration.milliseconds),
                 ]
                 if let status = attempt.status { entry["status"] = .int(status) }
