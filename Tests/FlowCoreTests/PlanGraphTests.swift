@@ -58,6 +58,44 @@ private let shop = """
       who: $steps.user.outputs.name
     """
 
+/// An order saga: a compensation by on-demand step and one by inline request, and `on-error`
+/// rules next to a catch rule.
+private let saga = """
+    flowrun: 1
+    name: saga
+    servers: { api: "https://api.example.com" }
+    defaults: { server: api }
+    steps:
+      - id: order
+        request: { method: POST, path: /orders }
+        outputs: { id: $response.body#/id }
+        compensate:
+          request: { method: DELETE, path: "/orders/{$steps.order.outputs.id}" }
+      - id: reserve
+        request: { method: POST, path: "/orders/{$steps.order.outputs.id}/reservation" }
+        outputs: { id: $response.body#/id }
+        compensate:
+          request: { method: DELETE, path: "/orders/{$steps.order.outputs.id}/reservation/{$steps.reserve.outputs.id}" }
+        on-error:
+          - when: { status: 409 }
+            goto: order
+            maxVisits: 2
+      - id: charge
+        request: { method: POST, path: /charges, body: { order: $steps.order.outputs.id } }
+        outputs: { id: $response.body#/id }
+        compensate: refund
+        on-error:
+          - when: { errors: [timeout] }
+            fallback: { id: none }
+          - goto: reserve
+      - id: refund
+        on-demand: true
+        request: { method: POST, path: "/refunds/{$steps.charge.outputs.id}" }
+    catch:
+      - when: { step: charge }
+        goto: order
+    """
+
 struct PlanGraphTests {
     private func graph() throws -> PlanGraph {
         PlanGraph(try plan(shop))
@@ -201,6 +239,61 @@ struct PlanGraphTests {
         #expect(lines.contains(#"    "user" -> "renew_token" [label="401, 403 → refresh", style=dashed, color=darkorange3, fontcolor=darkorange3];"#))
         #expect(lines.contains(#"    "orders" -> "orders" [label="catch 404 → fallback", style=dashed, color=firebrick, fontcolor=firebrick];"#))
         #expect(lines.last == "}")
+    }
+
+    @Test func inlineCompensationsAreNodesAfterTheStepsWithTheIDOfTheirReport() throws {
+        let graph = PlanGraph(try plan(saga))
+        #expect(graph.nodes.map(\.title) == ["order", "reserve", "charge", "refund", "order/compensate", "reserve/compensate"])
+        #expect(graph.nodes.map(\.kind) == [.step, .step, .step, .onDemandStep, .compensation, .compensation])
+        #expect(graph.nodes.map(\.id) == ["order", "reserve", "charge", "refund", "order_compensate", "reserve_compensate"])
+        let undo = try #require(graph.node(forStep: "reserve/compensate"))
+        #expect(undo.details == ["DELETE /orders/{$steps.order.outputs.id}/reservation/{$steps.reserve.outputs.id}"])
+    }
+
+    @Test func compensationsAreDashedEdgesLabelledCompensateFromTheStepTheyUndo() throws {
+        let graph = PlanGraph(try plan(saga))
+        let compensations = graph.edges.filter { $0.kind == .compensation }
+        #expect(compensations.map(\.from) == ["order", "reserve", "charge"])
+        #expect(compensations.map(\.to) == ["order_compensate", "reserve_compensate", "refund"])
+        #expect(compensations.allSatisfy { $0.label == "compensate" && $0.isConditional })
+        // An inline request's reads of other steps are data edges; its own step's are implied.
+        #expect(edges(graph, from: "order", to: "reserve_compensate").map(\.kind) == [.data])
+        #expect(edges(graph, from: "order", to: "reserve_compensate").first?.label == "id")
+        #expect(edges(graph, from: "order", to: "order_compensate").map(\.kind) == [.compensation])
+        #expect(edges(graph, from: "reserve", to: "reserve_compensate").map(\.kind) == [.compensation])
+        // The on-demand step reads `charge` like any on-demand step, and undoes it.
+        #expect(edges(graph, from: "charge", to: "refund").map(\.kind) == [.data, .compensation])
+    }
+
+    @Test func onErrorRulesAreDrawnLikeCatchRulesAndBeforeThem() throws {
+        let graph = PlanGraph(try plan(saga))
+        let rules = graph.edges.filter { $0.kind == .catchRule }
+        #expect(rules.map(\.from) == ["reserve", "charge", "charge", "charge"])
+        #expect(rules.map(\.to) == ["order", "charge", "reserve", "order"])
+        #expect(rules.map(\.label) == [
+            "on-error 409 → goto (max 2 visits)",
+            "on-error timeout → fallback",
+            "on-error → goto",
+            "catch → goto",
+        ])
+        #expect(rules.allSatisfy { $0.isConditional })
+    }
+
+    @Test func compensationsRenderDashedInMermaidAndDOT() throws {
+        let graph = PlanGraph(try plan(saga))
+        let mermaid = Set(graph.mermaid().split(separator: "\n").map(String.init))
+        #expect(mermaid.contains(#"    reserve_compensate("<b>reserve/compensate</b><br/>DELETE /orders/{$steps.order.outputs.id}/reservation/{$steps.reserve.outputs.id}")"#))
+        #expect(mermaid.contains(#"    reserve -.->|"compensate"| reserve_compensate"#))
+        #expect(mermaid.contains(#"    charge -.->|"compensate"| refund"#))
+        #expect(mermaid.contains(#"    reserve -.->|"on-error 409 → goto (max 2 visits)"| order"#))
+        #expect(mermaid.contains("    classDef compensation stroke-dasharray: 5 5"))
+        #expect(mermaid.contains("    class order_compensate,reserve_compensate compensation"))
+        #expect(mermaid.contains("    class refund onDemand"))
+        let dot = Set(graph.dot().split(separator: "\n").map(String.init))
+        #expect(dot.contains(#"    "order_compensate" [label="order/compensate\nDELETE /orders/{$steps.order.outputs.id}", style="rounded,dashed"];"#))
+        #expect(dot.contains(#"    "order" -> "order_compensate" [label="compensate", style=dashed, color=royalblue4, fontcolor=royalblue4];"#))
+        #expect(dot.contains(#"    "charge" -> "refund" [label="compensate", style=dashed, color=royalblue4, fontcolor=royalblue4];"#))
+        #expect(dot.contains(#"    "charge" -> "charge" [label="on-error timeout → fallback", style=dashed, color=firebrick, fontcolor=firebrick];"#))
     }
 
     @Test func renderingIsDeterministic() throws {

@@ -64,14 +64,18 @@ struct GraphCommandTests {
             #"    create_order -->|"total"| charge"#,
             #"    charge -->|"after"| reserve_stock"#,
             #"    charge -.->|"chargeId"| refund"#,
-            #"    reserve_stock -.->|"catch → run, then fail"| refund"#,
+            #"    create_order -.->|"compensate"| create_order_compensate"#,
+            #"    charge -.->|"compensate"| refund"#,
+            #"    reserve_stock -.->|"compensate"| reserve_stock_compensate"#,
+            #"    create_order -.->|"orderId"| refund"#,
+            "    class create_order_compensate,reserve_stock_compensate compensation",
         ]),
         ("workflows/weather-alerts.yaml", [
             #"    geocode -->|"lat, lon"| alerts"#,
             #"    geocode -->|"$vars.quota"| record"#,
             #"    notify -->|"after"| record"#,
             #"    notify -.->|"catch → goto"| record"#,
-            #"    geocode -.->|"catch validation → end"| outputs"#,
+            #"    geocode -.->|"on-error validation → end"| outputs"#,
         ]),
     ])
     func examplesShowTheirKeyEdgesInMermaid(example: String, lines: [String]) throws {
@@ -80,6 +84,13 @@ struct GraphCommandTests {
         for line in lines {
             #expect(rendered.contains(line), "\(line)\n\(outcome.stdout)")
         }
+    }
+
+    @Test func orderFulfilmentShowsItsCompensationsInDOT() throws {
+        let outcome = try FlowRunProcess.run(["graph", "workflows/order-fulfilment.yaml", "--format", "dot"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains(#"    "charge" -> "refund" [label="compensate", style=dashed, color=royalblue4, fontcolor=royalblue4];"#))
+        #expect(outcome.stdout.contains(#"    "reserve_stock_compensate" [label="reserve-stock/compensate\nDELETE /reservations/{$steps.reserve-stock.outputs.reservationId}\ninterceptors: warehouse-sign\npolicy: standard (retry: 3 attempts)", style="rounded,dashed"];"#))
     }
 
     @Test func bankingShowsItsKeyEdgesInDOT() throws {

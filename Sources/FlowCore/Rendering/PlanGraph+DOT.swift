@@ -1,10 +1,11 @@
 extension PlanGraph {
     /// The graph in Graphviz's DOT language, top to bottom.
     ///
-    /// Steps are rounded boxes; on-demand steps are dashed, the outputs node an ellipse and the
-    /// "any step" node a dashed hexagon. Ordering edges are solid; conditional edges (refresh,
-    /// catch, anything touching an on-demand step) are dashed, with catch edges in red and
-    /// refresh edges in orange so failure handling stands out. Render it with Graphviz:
+    /// Steps are rounded boxes; on-demand steps and inline compensation requests are dashed, the
+    /// outputs node an ellipse and the "any step" node a dashed hexagon. Ordering edges are solid;
+    /// conditional edges (refresh, catch, on-error, compensate, anything touching an on-demand
+    /// step) are dashed, with catch and on-error edges in red, refresh edges in orange and
+    /// compensate edges in blue so failure handling stands out. Render it with Graphviz:
     ///
     /// ```sh
     /// flowrun graph wf.yaml --format dot | dot -Tsvg > wf.svg
@@ -23,7 +24,7 @@ extension PlanGraph {
             var attributes = ["label=" + Self.dotQuoted(([node.title] + node.details).joined(separator: "\n"))]
             switch node.kind {
             case .step: break
-            case .onDemandStep: attributes.append("style=\"rounded,dashed\"")
+            case .onDemandStep, .compensation: attributes.append("style=\"rounded,dashed\"")
             case .anyStep: attributes += ["shape=hexagon", "style=dashed"]
             case .outputs: attributes += ["shape=ellipse", "style=bold"]
             }
@@ -35,6 +36,7 @@ extension PlanGraph {
             switch edge.kind {
             case .catchRule: attributes += ["color=firebrick", "fontcolor=firebrick"]
             case .refresh: attributes += ["color=darkorange3", "fontcolor=darkorange3"]
+            case .compensation: attributes += ["color=royalblue4", "fontcolor=royalblue4"]
             case .data, .variable, .after: break
             }
             out += "    \(Self.dotQuoted(edge.from)) -> \(Self.dotQuoted(edge.to)) [\(attributes.joined(separator: ", "))];\n"

@@ -2,10 +2,11 @@ extension PlanGraph {
     /// The graph as a Mermaid flowchart, top to bottom.
     ///
     /// A `%%` comment with the graph's name follows the header. Steps are rectangles with their
-    /// id in bold; on-demand steps are rounded and dashed (class `onDemand`), the outputs node
-    /// is a stadium (class `workflowOutputs`) and the "any step" node a hexagon (class `anyStep`).
-    /// Ordering edges are solid arrows; conditional edges (refresh, catch, anything touching an
-    /// on-demand step) are dotted. GitHub, GitLab and most Markdown previewers draw the result
+    /// id in bold; on-demand steps are rounded and dashed (class `onDemand`), inline compensation
+    /// requests likewise (class `compensation`), the outputs node is a stadium (class
+    /// `workflowOutputs`) and the "any step" node a hexagon (class `anyStep`). Ordering edges
+    /// are solid arrows; conditional edges (refresh, catch, on-error, compensate, anything
+    /// touching an on-demand step) are dotted. GitHub, GitLab and most Markdown previewers draw the result
     /// inside a ```` ```mermaid ```` block.
     ///
     /// Every label is quoted, and the characters Mermaid would read as syntax (`"`, `#`, `<`,
@@ -28,7 +29,7 @@ extension PlanGraph {
                 + node.details.map(Self.mermaidEscaped)).joined(separator: "<br/>")
             let (open, close) = switch node.kind {
             case .step: ("[", "]")
-            case .onDemandStep: ("(", ")")
+            case .onDemandStep, .compensation: ("(", ")")
             case .anyStep: ("{{", "}}")
             case .outputs: ("([", "])")
             }
@@ -40,6 +41,7 @@ extension PlanGraph {
         }
         let classes: [(name: String, style: String, kind: Node.Kind)] = [
             ("onDemand", "stroke-dasharray: 5 5", .onDemandStep),
+            ("compensation", "stroke-dasharray: 5 5", .compensation),
             ("anyStep", "stroke-dasharray: 2 2", .anyStep),
             ("workflowOutputs", "stroke-width: 2px", .outputs),
         ]

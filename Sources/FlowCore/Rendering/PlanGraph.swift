@@ -6,10 +6,12 @@
 ///
 /// Every step is a node that shows its request, its interceptors in the order they run, its
 /// policy and, when it is not `http`, its dispatcher. On-demand steps are nodes of their own
-/// kind, since they run only when an interceptor or a catch rule runs them. Two more nodes
-/// appear when the workflow needs them: ``Node/Kind-swift.enum/outputs`` for the workflow's
-/// outputs (also where a catch rule's `end` leads) and ``Node/Kind-swift.enum/anyStep`` for
-/// catch rules that name no step.
+/// kind, since they run only when an interceptor, a catch or on-error rule or a compensation
+/// runs them. An inline compensation request (`compensate: { request: … }`) is a
+/// ``Node/Kind-swift.enum/compensation`` node of its own, titled with the id its report
+/// carries (`<step>/compensate`). Two more nodes appear when the workflow needs them:
+/// ``Node/Kind-swift.enum/outputs`` for the workflow's outputs (also where a rule's `end`
+/// leads) and ``Node/Kind-swift.enum/anyStep`` for catch rules that name no step.
 ///
 /// Edges say why one step comes after another, or may run another:
 ///
@@ -19,10 +21,13 @@
 /// | ``Edge/Kind-swift.enum/variable`` | a step that `set`s a var → a reader of the var | `$vars.quota` |
 /// | ``Edge/Kind-swift.enum/after`` | a step named in `after` → the step | `after` |
 /// | ``Edge/Kind-swift.enum/refresh`` | a step with a refresh interceptor → the on-demand step it runs | `401 → refresh` |
-/// | ``Edge/Kind-swift.enum/catchRule`` | the failing step → where the rule goes | `catch 404 → fallback` |
+/// | ``Edge/Kind-swift.enum/catchRule`` | the failing step → where the rule goes | `catch 404 → fallback`, `on-error 5XX → goto` |
+/// | ``Edge/Kind-swift.enum/compensation`` | a step that declares `compensate:` → what undoes it | `compensate` |
 ///
 /// A `fallback` rule keeps the failing step's place in the run, so its edge loops back to the
-/// step. Nodes and edges come in plan order, so the same plan always renders the same text.
+/// step. A step's `on-error` rules are drawn like catch rules, labelled `on-error`; a `goto`
+/// whose `maxVisits` is not the default says so (`goto (max 2 visits)`). Nodes and edges come
+/// in plan order, so the same plan always renders the same text.
 ///
 /// ```swift
 /// let plan = try WorkflowCompiler().compile(yaml: text, path: "banking.yaml")
@@ -35,8 +40,10 @@ public struct PlanGraph: Sendable {
         public enum Kind: Sendable, Hashable {
             /// A step that runs as part of every run.
             case step
-            /// A step that runs only when an interceptor or a catch rule runs it.
+            /// A step that runs only when an interceptor, a catch or on-error rule, or a compensation runs it.
             case onDemandStep
+            /// A step's inline compensation request, sent only when the run fails after the step succeeded.
+            case compensation
             /// Any step at all: the source of catch rules that name no step.
             case anyStep
             /// The workflow's outputs, where a successful run ends.
@@ -48,11 +55,13 @@ public struct PlanGraph: Sendable {
         public var id: String
         /// What the node stands for.
         public var kind: Kind
-        /// The step's id, or a name for the other kinds (`outputs`, `any step`).
+        /// The step's id, or a name for the other kinds (`outputs`, `any step`); for an inline
+        /// compensation, the id its report carries: `<step>/compensate`.
         public var title: String
         /// The lines shown under the title, such as `GET /user` and `policy: standard`.
         public var details: [String]
-        /// The id of the step the node stands for; `nil` for the other kinds.
+        /// The id of the step the node stands for (for an inline compensation, `<step>/compensate`,
+        /// the id of its report); `nil` for the other kinds.
         public var stepID: String?
 
         /// Creates a node.
@@ -83,8 +92,12 @@ public struct PlanGraph: Sendable {
             case after
             /// A refresh interceptor of the source runs the on-demand target on the statuses it names.
             case refresh
-            /// A catch rule handles a failure of the source by going to the target.
+            /// A catch rule, or an `on-error` rule of the source, handles a failure of the source by
+            /// going to the target.
             case catchRule
+            /// The target undoes the source (an on-demand step or an inline request) when the run
+            /// fails after the source succeeded.
+            case compensation
         }
 
         /// The ``Node/id`` of the node the edge starts at.
@@ -95,8 +108,9 @@ public struct PlanGraph: Sendable {
         public var kind: Kind
         /// The text on the edge, such as `userId` or `401 → refresh`.
         public var label: String
-        /// Whether the edge is followed only in some runs: refresh and catch edges, and edges that
-        /// touch an on-demand step or the "any step" node. Renderers draw it dashed.
+        /// Whether the edge is followed only in some runs: refresh, catch, on-error and compensation
+        /// edges, and edges that touch an on-demand step, a compensation or the "any step" node.
+        /// Renderers draw it dashed.
         public var isConditional: Bool
 
         /// Creates an edge.
@@ -117,12 +131,15 @@ public struct PlanGraph: Sendable {
 
     /// The workflow's name, or the file's name without its extension when the workflow has none.
     public var name: String
-    /// The nodes: the steps in plan order (regular steps, then on-demand steps), then the
-    /// "any step" node and the outputs node when the workflow needs them.
+    /// The nodes: the steps in plan order (regular steps, then on-demand steps), the inline
+    /// compensation requests in the plan order of their steps, then the "any step" node and the
+    /// outputs node when the workflow needs them.
     public var nodes: [Node]
     /// The edges, in a stable order: the ordering edges into each step in plan order, the
-    /// refresh edges out of each step in plan order, the edges into the outputs node, then one
-    /// edge per catch rule in file order.
+    /// refresh edges out of each step in plan order, the edges into the outputs node, one edge
+    /// per `on-error` rule (steps in plan order, rules in file order), one edge per catch rule in
+    /// file order, then for each step with a compensation in plan order its `compensate` edge
+    /// and the data edges into an inline compensation request.
     public var edges: [Edge]
 
     /// Creates a graph from its parts, for renderers' tests and graphs that come from elsewhere.
@@ -191,6 +208,17 @@ extension PlanGraph {
                     id: id, kind: planned.step.onDemand ? .onDemandStep : .step, title: planned.id,
                     details: Self.details(of: planned), stepID: planned.id))
             }
+            // Inline compensation requests: planned steps of their own that only the plan's `compensations` holds.
+            var compensationNodes: [String: String] = [:]
+            for planned in plan.steps {
+                guard case .request? = planned.step.compensation, let undo = plan.compensations[planned.id] else {
+                    continue
+                }
+                let id = uniqueIdentifier(for: undo.id)
+                compensationNodes[planned.id] = id
+                nodes.append(Node(
+                    id: id, kind: .compensation, title: undo.id, details: Self.details(of: undo), stepID: undo.id))
+            }
             let workflow = plan.workflow
             let anyStepNode: String? = if workflow.catchRules.contains(where: { $0.step == nil }) {
                 addNode(kind: .anyStep, identifier: "any_step", title: "any step", details: [])
@@ -213,19 +241,47 @@ extension PlanGraph {
                     addEdge(from: stepNodes[source], to: outputsNode, .data, names.joined(separator: ", "))
                 }
             }
+            // A step's own rules come first: the engine tries them before the workflow's `catch`.
+            for planned in plan.steps {
+                for rule in planned.step.onError {
+                    addRuleEdge(rule, from: stepNodes[planned.id], prefix: "on-error", outputsNode: outputsNode)
+                }
+            }
             for rule in workflow.catchRules {
                 let source = rule.step.map { stepNodes[$0.value] } ?? anyStepNode
-                let on = Self.describe(rule.when)
-                switch rule.action {
-                case .fallback:
-                    addEdge(from: source, to: source, .catchRule, "\(on) → fallback")
-                case .goto(let target):
-                    addEdge(from: source, to: stepNodes[target.value], .catchRule, "\(on) → goto")
-                case .run(let target, let then):
-                    addEdge(from: source, to: stepNodes[target.value], .catchRule, "\(on) → run, then \(then.rawValue)")
-                case .end:
-                    addEdge(from: source, to: outputsNode, .catchRule, "\(on) → end")
+                addRuleEdge(rule, from: source, prefix: "catch", outputsNode: outputsNode)
+            }
+            for planned in plan.steps {
+                switch planned.step.compensation {
+                case .step(let target)?:
+                    addEdge(from: stepNodes[planned.id], to: stepNodes[target.value], .compensation, "compensate")
+                case .request(let request, _)?:
+                    guard let node = compensationNodes[planned.id] else { continue }
+                    addEdge(from: stepNodes[planned.id], to: node, .compensation, "compensate")
+                    // What the request reads of the compensated step is implied by the `compensate` edge.
+                    for (source, names) in Self.stepOutputReads(in: Self.templates(of: request))
+                    where source != planned.id {
+                        addEdge(from: stepNodes[source], to: node, .data, names.joined(separator: ", "))
+                    }
+                case nil:
+                    break
                 }
+            }
+        }
+
+        /// Adds the edge of one catch or `on-error` rule whose failing step (or "any step") is `source`.
+        private mutating func addRuleEdge(_ rule: CatchRule, from source: String?, prefix: String, outputsNode: String?) {
+            let on = Self.describe(rule.when, prefix: prefix)
+            switch rule.action {
+            case .fallback:
+                addEdge(from: source, to: source, .catchRule, "\(on) → fallback")
+            case .goto(let target):
+                let limit = rule.maxVisits == CatchRule.defaultMaxVisits ? "" : " (max \(rule.maxVisits) visits)"
+                addEdge(from: source, to: stepNodes[target.value], .catchRule, "\(on) → goto\(limit)")
+            case .run(let target, let then):
+                addEdge(from: source, to: stepNodes[target.value], .catchRule, "\(on) → run, then \(then.rawValue)")
+            case .end:
+                addEdge(from: source, to: outputsNode, .catchRule, "\(on) → end")
             }
         }
 
@@ -281,9 +337,10 @@ extension PlanGraph {
         @discardableResult
         private mutating func addEdge(from: String?, to: String?, _ kind: Edge.Kind, _ label: String) -> Bool {
             guard let from, let to else { return false }
-            let conditional = kind == .refresh || kind == .catchRule
+            let conditional = kind == .refresh || kind == .catchRule || kind == .compensation
                 || [from, to].contains { id in
-                    nodes.first { $0.id == id }.map { $0.kind == .onDemandStep || $0.kind == .anyStep } ?? false
+                    nodes.first { $0.id == id }.map { [.onDemandStep, .anyStep, .compensation].contains($0.kind) }
+                        ?? false
                 }
             edges.append(Edge(from: from, to: to, kind: kind, label: label, isConditional: conditional))
             return true
@@ -358,16 +415,19 @@ extension PlanGraph {
         /// Every template of a step that may read another step's outputs or a var, which are
         /// exactly the ones the compiler records dependencies for.
         private static func templates(of step: Step) -> [ValueTemplate] {
-            var templates = [step.request.path]
-            templates += step.request.query.map(\.value)
-            templates += step.request.headers.map(\.value)
-            switch step.request.body {
+            templates(of: step.request) + step.outputs.map(\.value) + step.set.map(\.value)
+        }
+
+        /// Every template of a request: its path, query, headers and body.
+        private static func templates(of request: Request) -> [ValueTemplate] {
+            var templates = [request.path]
+            templates += request.query.map(\.value)
+            templates += request.headers.map(\.value)
+            switch request.body {
             case .json(let template, _)?: templates.append(template)
             case .form(let fields, _)?: templates += fields.map(\.value)
             case nil: break
             }
-            templates += step.outputs.map(\.value)
-            templates += step.set.map(\.value)
             return templates
         }
 
@@ -387,10 +447,11 @@ extension PlanGraph {
             return reads
         }
 
-        /// `catch`, then the statuses and error kinds a rule matches: `catch 404`, `catch 5XX, timeout`.
-        private static func describe(_ matcher: ErrorMatcher) -> String {
+        /// `catch` (or `on-error`), then the statuses and error kinds a rule matches: `catch 404`,
+        /// `on-error 5XX, timeout`.
+        private static func describe(_ matcher: ErrorMatcher, prefix: String) -> String {
             let parts = matcher.statuses.map(\.value.description) + matcher.kinds.map(\.value)
-            return parts.isEmpty ? "catch" : "catch " + parts.joined(separator: ", ")
+            return parts.isEmpty ? prefix : prefix + " " + parts.joined(separator: ", ")
         }
 
         private static func uniqued(_ names: [String]) -> [String] {

@@ -13,15 +13,19 @@ struct GraphCommand: ParsableCommand {
 
             Each step is a box showing its request, its interceptors in the order they run, its \
             policy and retry attempts, and its dispatcher when it is not http. On-demand steps \
-            are dashed. An arrow points from a step to a step that waits for it or that it may run:
+            and inline compensation requests (<step>/compensate) are dashed. An arrow points \
+            from a step to a step that waits for it or that it may run:
               userId                 the target reads that output of the source
               $vars.token            the target reads a var that the source sets
               after                  the target lists the source under `after`
               401 → refresh          a refresh interceptor runs the on-demand target
               catch 404 → fallback   a catch rule handles a failure of the source;
                                      also goto, run and end (to the outputs)
+              on-error 404 → ...     the same for a rule under the source's `on-error`
+              compensate             the target undoes the source when the run fails later
 
-            Refresh and catch arrows, and arrows to on-demand steps, are dashed.
+            Refresh, catch, on-error and compensate arrows, and arrows to on-demand steps, \
+            are dashed.
 
             Mermaid renders in GitHub and GitLab Markdown inside a ```mermaid block; DOT needs \
             Graphviz (`apt-get install graphviz`, `brew install graphviz`).
