@@ -82,7 +82,7 @@ struct FailureHandlingTests {
         }
         let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
         #expect(report.error?.code == .totalTimeout)
-        #expect(report.error?.message == "the run did not finish within its deadline of 0.1 seconds")
+        #expect(report.error?.message == "the run did not finish within its deadline of 100ms")
         #expect(report.steps.map(\.id).sorted() == ["after", "slow"])
         #expect(dispatcher.requests.count == 1)
     }
@@ -277,5 +277,33 @@ struct FailureHandlingTests {
         #expect(error?.message.contains(message) == true, "\(String(describing: error))")
         #expect(error?.location?.line == 7)
         #expect(error?.location?.column == column)
+    }
+
+    @Test func aStepThatGotoRanTwiceIsCompensatedOncePerRunWithThatRunsOutputs() async throws {
+        let workflow = server + """
+            steps:
+              - id: hold
+                request: { method: POST, path: /holds }
+                outputs: { id: $response.body#/id }
+                compensate:
+                  request: { method: DELETE, path: "/holds/{$steps.hold.outputs.id}" }
+              - id: use
+                request: { method: POST, path: "/use/{$steps.hold.outputs.id}" }
+            catch:
+              - { when: { step: use, status: 409 }, goto: hold, maxVisits: 2 }
+            """
+        let dispatcher = ScriptedDispatcher { request, index in
+            switch request.method {
+            case "POST" where request.path == "/holds": json(201, #"{"id":"h\#(index)"}"#)
+            case "DELETE": json(204, "")
+            default: json(409, "{}")
+            }
+        }
+        let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
+        #expect(report.error?.status == 409)
+        #expect(report.steps.first { $0.id == "use" && $0.status == .failed } != nil)
+        #expect(dispatcher.requests.map { "\($0.method) \($0.path)" } == [
+            "POST /holds", "POST /use/h0", "POST /holds", "POST /use/h2", "DELETE /holds/h2", "DELETE /holds/h0",
+        ])
     }
 }

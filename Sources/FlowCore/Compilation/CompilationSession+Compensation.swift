@@ -12,6 +12,15 @@ extension CompilationSession {
             guard let compensation = step.compensation, let parent = planned[step.id.value] else { continue }
             let reads: [Located<String>]
             let role = "the compensation of step '\(step.id.value)'"
+            if step.onDemand {
+                // Only regular steps are compensated when a run fails; on-demand ones are run by others.
+                let location: SourceLocation = switch compensation {
+                case .step(let target): target.location
+                case .request(_, let location): location
+                }
+                error(.invalidValue, "an on-demand step cannot declare 'compensate'", at: location)
+                continue
+            }
             switch compensation {
             case .step(let target):
                 invokedSteps.insert(target.value)
@@ -20,9 +29,6 @@ extension CompilationSession {
                 compensations[step.id.value] = handler
                 reads = dependencies[target.value] ?? []
             case .request(let request, let location):
-                if step.onDemand {
-                    error(.invalidValue, "an on-demand step cannot declare 'compensate'", at: location)
-                }
                 checkRequest(request, in: .compensation(step))
                 var undo = Step(
                     id: Located("\(step.id.value)/compensate", at: location), location: location, request: request)

@@ -34,11 +34,15 @@ final class CircuitBreakers<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     /// The key of the breaker that guards `planned` under `configuration`.
-    static func key(for planned: PlannedStep, _ configuration: Policy.CircuitBreaker) -> String {
-        switch configuration.scope {
-        case .server: planned.server.map { "server \($0.name.value)" } ?? "step \(planned.id)"
-        case .step: "step \(planned.id)"
+    ///
+    /// The key names the workflow file and the policy too, so two workflows that both call a server
+    /// `bank`, or two policies with different breaker settings, never share a breaker by accident.
+    static func key(for planned: PlannedStep, _ configuration: Policy.CircuitBreaker, in plan: Plan) -> String {
+        let guarded = switch configuration.scope {
+        case .server: planned.server.map { "server '\($0.name.value)'" } ?? "step '\(planned.id)'"
+        case .step: "step '\(planned.id)'"
         }
+        return "\(guarded) (policy '\(planned.policy?.name.value ?? "")' of \(plan.workflow.path))"
     }
 
     /// Lets a call through, or throws `circuit-open` when the breaker is open or its one probe is in flight.

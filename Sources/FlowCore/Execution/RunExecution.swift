@@ -67,10 +67,6 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
             coordinator: RefreshCoordinator(), runStart: start, unixTime: engine.unixTime,
             secretVariables: secretVariables, nestedReports: nested, circuitBreakers: engine.circuitBreakers)
         var outcome = await schedule(runner: runner, scope: scope)
-        if var error = outcome.error, error.code != .cancelled {
-            error.message += await compensate(runner: runner, scope: scope)
-            outcome.error = error
-        }
         if outcome.error == nil && !outcome.endedEarly {
             scope.stepOutputs = completedOutputs
             for output in plan.workflow.outputs {
@@ -80,17 +76,24 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
                     var error = redactor.redact(error)
                     error.message = "cannot produce workflow output '\(output.name.value)': \(error.message)"
                     error.location = output.name.location
-                    return Outcome(error: error)
+                    outcome = Outcome(error: error)
+                    break
                 }
             }
+        }
+        // A failed run undoes what it did; a cancelled one stops at once.
+        if var error = outcome.error, error.code != .cancelled {
+            error.message += await compensate(runner: runner, scope: scope)
+            outcome.error = error
         }
         return outcome
     }
 
     /// The outputs of the steps that completed (or were given fallback outputs).
     private var completedOutputs: [String: [String: JSONValue]] = [:]
-    /// The steps that succeeded, in the order they finished: what compensation undoes, in reverse.
-    private var succeededOrder: [String] = []
+    /// The steps that succeeded, in the order they finished, each with the outputs known when it did:
+    /// what compensation undoes, in reverse. A step that `goto` ran again appears once per run.
+    private var succeeded: [(id: String, outputs: [String: [String: JSONValue]])] = []
 
     /// Runs the regular steps as their dependencies complete, at most `maxConcurrentSteps` at a time.
     private mutating func schedule(runner: StepRunner<C>, scope: RunScope) async -> Outcome {
@@ -135,7 +138,8 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
                 case .deadlinePassed(let deadline):
                     return finish(
                         group: &group, waiting: waiting + running.sorted(),
-                        error: FlowError(.totalTimeout, "the run did not finish within its deadline of \(deadline)"))
+                        error: FlowError(
+                            .totalTimeout, "the run did not finish within its deadline of \(deadline.workflowText)"))
                 case .deadlineCancelled:
                     continue
                 }
@@ -144,7 +148,7 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
                 var report = result.report
                 guard let error = result.error else {
                     completedOutputs[report.id] = result.outputs
-                    succeededOrder.append(report.id)
+                    succeeded.append((report.id, completedOutputs))
                     reports.append(report)
                     continue
                 }
@@ -196,13 +200,15 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
                     }
                     completedOutputs[report.id] = [:]
                 case .goto(let target):
-                    reports.append(report)
                     let maxVisits = rule.maxVisits
                     if visits[target.value, default: 0] >= maxVisits {
+                        report.status = .failed
+                        reports.append(report)
                         var limitError = error
-                        limitError.message += " (catch rule 'goto: \(target.value)' already ran it \(maxVisits) times)"
+                        limitError.message += " ('goto: \(target.value)' already ran it \(maxVisits) times)"
                         return finish(group: &group, waiting: waiting, error: limitError)
                     }
+                    reports.append(report)
                     // Continue at the target: it and everything downstream of it run again.
                     completedOutputs[report.id] = [:]
                     for id in downstream(of: target.value) where !running.contains(id) {
@@ -227,9 +233,9 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
     private mutating func compensate(runner: StepRunner<C>, scope: RunScope) async -> String {
         var failures: [String] = []
         var scope = scope
-        scope.stepOutputs = completedOutputs
-        for id in succeededOrder.reversed() {
+        for (id, outputs) in succeeded.reversed() {
             guard let compensation = plan.compensations[id] else { continue }
+            scope.stepOutputs = outputs
             let result = await runner.run(compensation, scope: scope)
             reports.append(contentsOf: runner.nestedReports.drain())
             reports.append(result.report)

@@ -155,7 +155,7 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
         context.logger[metadataKey: "step"] = "\(planned.id)"
         context.logger[metadataKey: "attempt"] = "\(number)"
         let breaker = planned.policy?.circuitBreaker
-        let breakerKey = breaker.map { CircuitBreakers<C>.key(for: planned, $0) }
+        let breakerKey = breaker.map { CircuitBreakers<C>.key(for: planned, $0, in: plan) }
         do {
             var request = try builder.build(planned, in: scope)
             if let idempotencyKey { request.headers.set("Idempotency-Key", idempotencyKey) }
