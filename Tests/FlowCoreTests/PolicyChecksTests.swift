@@ -53,7 +53,7 @@ struct PolicyChecksTests {
         #expect(diagnostic?.location == at(8, 9))
         #expect(diagnostic?.message == """
             retry rule 1 of policy 'p' cannot make its 4 attempts: its delays alone add up to 14s (2s + 4s + 8s), \
-            not less than the total timeout of 10s, so the step times out before its last attempt; lower \
+            not less than the total timeout of 10s, so the engine stops retrying before its last attempt; lower \
             'attempts', 'delay' or 'maxDelay', or raise 'timeout.total'
             """)
     }
@@ -82,8 +82,8 @@ struct PolicyChecksTests {
         #expect(diagnostic?.location == at(7, 12))
         #expect(diagnostic?.message == """
             retry rule 1 of policy 'p' may not make all its 5 attempts: at the attempt timeout of 1s each, with 7s \
-            of delays, they take up to 12s, longer than the total timeout of 8s; the engine then ends the step at \
-            8s with a 'timeout.total' failure, cancelling the attempt in flight or the wait before the next
+            of delays, they take up to 12s, longer than the total timeout of 8s; the engine starts no retry that \
+            could end after it, so the step may fail with the last attempt's error before its last attempt
             """)
     }
 
@@ -275,8 +275,8 @@ struct PolicyChecksTests {
         #expect(diagnostic?.location == at(7, 12))
         #expect(diagnostic?.message == """
             retry rule 1 of policy 'p' accepts a Retry-After wait of up to 30s ('retryAfter.max'), not less than \
-            the total timeout of 30s: a wait that long leaves no time for another attempt, and the step ends with \
-            'timeout.total' instead of the server's status; lower 'retryAfter.max'
+            the total timeout of 30s: a wait that long leaves no time for another attempt, so the engine does not \
+            retry and the step fails with the server's status; lower 'retryAfter.max'
             """)
     }
 

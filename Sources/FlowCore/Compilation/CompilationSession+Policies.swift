@@ -78,7 +78,7 @@ extension CompilationSession {
     /// at its maximum, which is the computed delay) add up to the total or
     /// more, so even attempts that fail at once never reach the last one. The
     /// warning: with every attempt running to its attempt timeout they do not
-    /// fit, so the total timeout may end the step while attempts remain.
+    /// fit, so the retry budget may stop the step while attempts remain.
     /// `Retry-After` is left out: the server, not the policy, decides it.
     private mutating func checkSchedule(of rule: RetryRule, number: Int, in policy: Policy) {
         guard let total = policy.timeout?.total?.value, rule.attempts > 1 else { return }
@@ -89,7 +89,7 @@ extension CompilationSession {
             error(.invalidValue,
                   "\(name) cannot make its \(rule.attempts) attempts: its delays alone add up to "
                       + "\(sum.workflowText) (\(Self.sumText(delays))), not less than the total timeout of "
-                      + "\(total.workflowText), so the step times out before its last attempt; lower 'attempts', "
+                      + "\(total.workflowText), so the engine stops retrying before its last attempt; lower 'attempts', "
                       + "'delay' or 'maxDelay', or raise 'timeout.total'",
                   at: rule.location)
             return
@@ -102,17 +102,16 @@ extension CompilationSession {
                 "\(name) may not make all its \(rule.attempts) attempts: at the attempt timeout of "
                     + "\(attempt.workflowText) each, with \(sum.workflowText) of delays, they take up to "
                     + "\(longest.workflowText), longer than the total timeout of \(total.workflowText); the engine "
-                    + "then ends the step at \(total.workflowText) with a 'timeout.total' failure, cancelling the "
-                    + "attempt in flight or the wait before the next",
+                    + "starts no retry that could end after it, so the step may fail with the last attempt's error "
+                    + "before its last attempt",
                 at: rule.location)
     }
 
     /// Warns when a rule accepts a `Retry-After` wait at least as long as the policy's total timeout.
     ///
     /// The engine waits as long as the server asks, up to `retryAfter.max`;
-    /// a wait that long leaves no time for another attempt, so the step ends
-    /// with `timeout.total` after waiting instead of failing at once with the
-    /// server's status. A `max` shorter than `delay` is not reported: the
+    /// a wait that long leaves no time for another attempt, so the engine does
+    /// not retry (its retry budget) and the step fails with the server's status. A `max` shorter than `delay` is not reported: the
     /// engine waits the longer of the two, so such a `max` only means the
     /// backoff usually decides, which is a legitimate choice.
     private mutating func checkRetryAfter(of rule: RetryRule, number: Int, in policy: Policy) {
@@ -122,8 +121,8 @@ extension CompilationSession {
         warning(.invalidValue,
                 "retry rule \(number) of policy '\(policy.name.value)' accepts a Retry-After wait of up to "
                     + "\(cap.workflowText) ('retryAfter.max'), not less than the total timeout of "
-                    + "\(total.workflowText): a wait that long leaves no time for another attempt, and the step "
-                    + "ends with 'timeout.total' instead of the server's status; lower 'retryAfter.max'",
+                    + "\(total.workflowText): a wait that long leaves no time for another attempt, so the engine "
+                    + "does not retry and the step fails with the server's status; lower 'retryAfter.max'",
                 at: rule.location)
     }
 
