@@ -75,6 +75,16 @@ let package = Package(
         ),
         .executableTarget(
             name: "FlowBenchmarks",
+            dependencies: [
+                "FlowCore",
+                "FlowHTTP",
+                "FlowTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Benchmarks/FlowBenchmarks",
             swiftSettings: strictSettings
         ),

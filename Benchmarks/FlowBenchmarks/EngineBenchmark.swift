@@ -1,0 +1,214 @@
+import FlowCore
+import FlowTesting
+import Foundation
+
+/// Measures the engine in-process: its overhead per step against hand-written Swift, and its memory over many runs.
+struct EngineBenchmark {
+    /// Runs per timed round of the overhead comparison.
+    var runs = 20_000
+    /// Timed rounds per side; the fastest counts.
+    var rounds = 5
+    /// Runs of the memory benchmark.
+    var memoryRuns = 100_000
+    /// `overhead`, `memory`, or both when `nil`.
+    var only: String?
+    /// Run only the engine side of the overhead comparison, `runs` times, for a profiler.
+    var profileEngine = false
+
+    func run() async throws {
+        if profileEngine {
+            try await profile()
+            return
+        }
+        if only == nil || only == "overhead" { try await overhead() }
+        if only == nil || only == "memory" {
+            // Without timeouts first, so its figures start from a clean heap.
+            try await memory(withTimeouts: false)
+            print()
+            try await memory(withTimeouts: true)
+        }
+    }
+
+    // MARK: Overhead
+
+    /// Three steps, each reading the previous step's output into its path, decoding a typed body and extracting one output.
+    static let chainYAML = """
+        flowrun: 1
+        name: overhead-chain
+        servers:
+          api: { url: "http://bench.local/v1" }
+        types:
+          Item:
+            type: object
+            required: [id]
+            properties: { id: { type: string }, count: { type: integer } }
+        defaults:
+          server: api
+        steps:
+          - id: first
+            request: { method: GET, path: /items }
+            response: { 200: Item }
+            outputs: { id: $response.body#/id }
+          - id: second
+            request: { method: GET, path: "/items/{$steps.first.outputs.id}" }
+            response: { 200: Item }
+            outputs: { id: $response.body#/id }
+          - id: third
+            request: { method: GET, path: "/items/{$steps.second.outputs.id}" }
+            response: { 200: Item }
+            outputs: { id: $response.body#/id }
+        outputs:
+          last: $steps.third.outputs.id
+        """
+
+    /// Answers every request at once with the same small JSON body.
+    struct CannedDispatcher: Dispatcher {
+        static let response = StepResponse(
+            status: 200, headers: ["Content-Type": "application/json"],
+            body: Array(#"{"id":"item-42","count":3}"#.utf8))
+
+        func dispatch(_ request: StepRequest, context: StepContext) async throws -> StepResponse {
+            Self.response
+        }
+    }
+
+    /// The same three calls written by hand: URL by interpolation, `JSONValue(parsing:)`, one field read.
+    static func handWritten(_ dispatcher: any Dispatcher) async throws -> String {
+        let base = "http://bench.local/v1"
+        let headers: HeaderFields = ["Accept": "application/json"]
+        var context = StepContext(stepID: "first", attempt: 1, logger: Bench.quietLogger)
+        let first = try await dispatcher.dispatch(
+            StepRequest(method: "GET", url: "\(base)/items", headers: headers), context: context)
+        guard first.status == 200, let id1 = try JSONValue(parsing: first.body).objectValue?["id"]?.stringValue else {
+            throw BenchError("unexpected first response")
+        }
+        context.stepID = "second"
+        let second = try await dispatcher.dispatch(
+            StepRequest(method: "GET", url: "\(base)/items/\(id1)", headers: headers), context: context)
+        guard second.status == 200, let id2 = try JSONValue(parsing: second.body).objectValue?["id"]?.stringValue else {
+            throw BenchError("unexpected second response")
+        }
+        context.stepID = "third"
+        let third = try await dispatcher.dispatch(
+            StepRequest(method: "GET", url: "\(base)/items/\(id2)", headers: headers), context: context)
+        guard third.status == 200, let id3 = try JSONValue(parsing: third.body).objectValue?["id"]?.stringValue else {
+            throw BenchError("unexpected third response")
+        }
+        return id3
+    }
+
+    private func makeEngine() -> Engine<ContinuousClock> {
+        Engine(dispatchers: DispatcherRegistry(["http": CannedDispatcher()]), logger: Bench.quietLogger)
+    }
+
+    private func overhead() async throws {
+        let plan = try Bench.compile(Self.chainYAML, path: "overhead-chain.yaml")
+        let engine = makeEngine()
+        let dispatcher: any Dispatcher = CannedDispatcher()
+
+        // Check both sides produce the same answer before timing them.
+        let report = await engine.run(plan, inputs: [:], environment: [:])
+        guard report.succeeded, report.outputs["last"] == .string("item-42") else {
+            throw BenchError("the overhead chain failed: \(report.error.map { "\($0)" } ?? "wrong outputs \(report.outputs)")")
+        }
+        guard try await Self.handWritten(dispatcher) == "item-42" else { throw BenchError("hand-written chain is wrong") }
+
+        // Warm up, then alternate rounds so drift on a shared machine hits both sides alike.
+        for _ in 0..<1_000 {
+            _ = await engine.run(plan, inputs: [:], environment: [:])
+            _ = try await Self.handWritten(dispatcher)
+        }
+        var engineBest = Double.infinity
+        var handBest = Double.infinity
+        for _ in 0..<rounds {
+            handBest = min(handBest, try await Bench.seconds {
+                for _ in 0..<runs { _ = try await Self.handWritten(dispatcher) }
+            })
+            engineBest = min(engineBest, await Bench.seconds {
+                for _ in 0..<runs { _ = await engine.run(plan, inputs: [:], environment: [:]) }
+            })
+        }
+        let enginePerRun = engineBest / Double(runs) * 1e6
+        let handPerRun = handBest / Double(runs) * 1e6
+        print("engine overhead: 3-step chain on a no-op dispatcher, \(runs) sequential runs per round, best of \(rounds)")
+        print(String(format: "  Engine.run:    %8.2f µs/run  %7.2f µs/step", enginePerRun, enginePerRun / 3))
+        print(String(format: "  hand-written:  %8.2f µs/run  %7.2f µs/step", handPerRun, handPerRun / 3))
+        print(String(format: "  engine overhead over hand-written: %.2f µs/step", (enginePerRun - handPerRun) / 3))
+        print(String(format: "  ratio: Engine.run takes %.2f× the hand-written time (target < 2×; < 10 µs/step)",
+                     enginePerRun / handPerRun))
+    }
+
+    /// Only the engine side, for `valgrind --tool=callgrind` or `perf record`.
+    private func profile() async throws {
+        let plan = try Bench.compile(Self.chainYAML, path: "overhead-chain.yaml")
+        let engine = makeEngine()
+        let seconds = await Bench.seconds {
+            for _ in 0..<runs { _ = await engine.run(plan, inputs: [:], environment: [:]) }
+        }
+        print(String(format: "%d engine runs in %.3f s (%.2f µs/run)", runs, seconds, seconds / Double(runs) * 1e6))
+    }
+
+    // MARK: Memory
+
+    /// workflows/banking.yaml on its mock stubs, run after run, with the resident set size at checkpoints.
+    ///
+    /// Without `withTimeouts` the policy's `timeout:` line is removed: every timed step and attempt races a
+    /// sleeping task, and a cancelled `Task.sleep` keeps its wake-up job (a task and a dispatch timer) until
+    /// the deadline it was sleeping to, so with timeouts memory rises until the longest timeout (30 s) has
+    /// passed, then stays flat. The variant without them shows what the engine itself keeps.
+    private func memory(withTimeouts: Bool) async throws {
+        var yaml = try Bench.repositoryFile("workflows/banking.yaml")
+        if !withTimeouts {
+            let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+            let kept = lines.filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("timeout:") }
+            guard kept.count == lines.count - 1 else { throw BenchError("banking.yaml has no single `timeout:` line") }
+            yaml = kept.joined(separator: "\n")
+        }
+        let plan = try Bench.compile(yaml, path: "workflows/banking.yaml")
+        let stubs = try MockStubs.load(
+            yaml: try Bench.repositoryFile("workflows/banking.mock.yaml"), path: "workflows/banking.mock.yaml")
+        let inputsText = try Bench.repositoryFile("workflows/banking.inputs.json")
+        guard let inputs = try JSONValue(parsing: Array(inputsText.utf8)).objectValue else {
+            throw BenchError("workflows/banking.inputs.json is not an object")
+        }
+        let mock = MockDispatcher(stubs: stubs)
+        let engine = Engine(dispatchers: DispatcherRegistry(["mock": mock, "http": mock]), logger: Bench.quietLogger)
+        let environment = ["BANK_URL": "https://bank.example"]
+
+        let checkpoints: Set<Int> = [1_000, 10_000, 50_000, 100_000, memoryRuns]
+        var resident: [(runs: Int, bytes: Int)] = [(0, Bench.residentBytes())]
+        var failures = 0
+        var firstFailure: FlowError?
+        print("engine memory: workflows/banking.yaml\(withTimeouts ? "" : " without its `timeout:` line")"
+              + " on MockDispatcher (401, refresh, replay, account, transactions)")
+        print("  the mock is reset after each run, so every run takes the refresh path and its call record stays empty")
+        print("  \("0".leftPad(8)) runs  VmRSS \(Bench.megabytes(resident[0].bytes).leftPad(9))")
+        let start = ContinuousClock.now
+        for run in 1...memoryRuns {
+            let report = await engine.run(plan, inputs: inputs, environment: environment)
+            mock.reset()
+            if !report.succeeded {
+                failures += 1
+                firstFailure = firstFailure ?? report.error
+            }
+            if checkpoints.contains(run) {
+                let bytes = Bench.residentBytes()
+                resident.append((run, bytes))
+                let elapsed = start.duration(to: .now).components
+                let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+                print("  \(String(run).leftPad(8)) runs  VmRSS \(Bench.megabytes(bytes).leftPad(9))"
+                      + String(format: "  after %5.1f s", seconds))
+            }
+        }
+        if let firstFailure { print("  \(failures) runs failed; the first: \(firstFailure)") }
+        if let at1k = resident.first(where: { $0.runs == 1_000 }), let last = resident.last, last.runs > at1k.runs {
+            let growth = last.bytes - at1k.bytes
+            print(String(format: "  growth from 1k to %dk runs: %@ (%.1f bytes/run)", last.runs / 1000,
+                         Bench.megabytes(growth) as NSString, Double(growth) / Double(last.runs - at1k.runs)))
+        }
+    }
+}
+
+extension String {
+    func leftPad(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+}

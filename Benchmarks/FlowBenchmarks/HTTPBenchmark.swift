@@ -1,0 +1,273 @@
+import AsyncHTTPClient
+import FlowCore
+import FlowHTTP
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// The banking chain (user → account → transactions) over real HTTP on 127.0.0.1, through the engine and
+/// by hand, on one shared AsyncHTTPClient.
+struct HTTPBenchmark {
+    /// Workflow runs (three requests each) per round.
+    var runs = 5_000
+    /// Runs in flight at once.
+    var concurrency = 32
+    /// Timed rounds per side; the fastest counts.
+    var rounds = 3
+    /// Run only the engine side, `runs` runs per round, for a profiler.
+    var profileEngine = false
+
+    /// workflows/banking.yaml without the refresh step, its interceptor and its catch rule.
+    static let bankingYAML = """
+        flowrun: 1
+        name: banking-http
+        inputs:
+          type: object
+          required: [token]
+          properties:
+            token: { type: string, format: password }
+        servers:
+          bank: { url: "{$env.BANK_URL}" }
+        types:
+          User:
+            type: object
+            required: [userId, username]
+            properties: { userId: { type: string }, username: { type: string } }
+          Account:
+            type: object
+            required: [accountId, balance]
+            properties: { accountId: { type: string }, balance: { type: number } }
+          Transaction:
+            type: object
+            required: [id, amount]
+            properties: { id: { type: string }, amount: { type: number }, booked: { type: string, format: date-time } }
+          ApiError: { type: object, properties: { code: { type: string }, message: { type: string } } }
+        vars:
+          token: $inputs.token
+        interceptors:
+          client-info: { headers: { X-Client: flowrun } }
+          auth: { bearer: $vars.token }
+        policies:
+          standard:
+            timeout: { attempt: 5s, total: 30s }
+            retry:
+              - when: { status: [429, 502, 503, 504] }
+                attempts: 4
+                delay: 200ms
+                backoff: exponential
+        defaults:
+          server: bank
+          interceptors: [client-info, auth]
+          policy: standard
+        steps:
+          - id: user
+            request: { method: GET, path: /user }
+            response: { 200: User, default: ApiError }
+            outputs: { userId: $response.body#/userId, username: $response.body#/username }
+          - id: account
+            request: { method: GET, path: "/account/{$steps.user.outputs.userId}" }
+            response: { 200: Account, default: ApiError }
+            outputs: { accountId: $response.body#/accountId, balance: $response.body#/balance }
+          - id: transactions
+            request: { method: GET, path: "/transactions/{$steps.account.outputs.accountId}", query: { limit: 50 } }
+            response: { 200: { type: array, items: Transaction }, default: ApiError }
+            outputs: { list: $response.body }
+        outputs:
+          username: $steps.user.outputs.username
+          balance: $steps.account.outputs.balance
+          transactions: $steps.transactions.outputs.list
+        """
+
+    func run() async throws {
+        let serverGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let server = try await BankServer.start(on: serverGroup)
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)
+        configuration.httpVersion = .http1Only
+        let client = HTTPClient(eventLoopGroup: clientGroup, configuration: configuration)
+        do {
+            try await compare(client: client, baseURL: "http://127.0.0.1:\(server.port)")
+        } catch {
+            try? await client.shutdown()
+            try? await server.stop()
+            try? await clientGroup.shutdownGracefully()
+            try? await serverGroup.shutdownGracefully()
+            throw error
+        }
+        try await client.shutdown()
+        try await server.stop()
+        try await clientGroup.shutdownGracefully()
+        try await serverGroup.shutdownGracefully()
+    }
+
+    private func compare(client: HTTPClient, baseURL: String) async throws {
+        let dispatcher = AsyncHTTPClientDispatcher(configuration: .init(client: client))
+        let engine = Engine(dispatchers: DispatcherRegistry(["http": dispatcher]), logger: Bench.quietLogger)
+        let environment = ["BANK_URL": baseURL]
+        let inputs: [String: JSONValue] = ["token": "bench-token-1234"]
+        func engineChain(_ plan: Plan) -> @Sendable () async throws -> Void {
+            {
+                let report = await engine.run(plan, inputs: inputs, environment: environment)
+                if let error = report.error { throw error }
+            }
+        }
+        let withTimeouts = engineChain(try Bench.compile(Self.bankingYAML, path: "banking-http.yaml"))
+        let withoutTimeouts = engineChain(try Bench.compile(
+            Self.bankingYAML.replacingOccurrences(of: "    timeout: { attempt: 5s, total: 30s }\n", with: ""),
+            path: "banking-http-without-timeouts.yaml"))
+        let handChain: @Sendable () async throws -> Void = {
+            try await Self.handWritten(client: client, baseURL: baseURL, token: "bench-token-1234")
+        }
+        if profileEngine {
+            for _ in 0..<rounds {
+                let seconds = try await timed(runs: runs, withTimeouts)
+                print(String(format: "%d engine runs in %.3f s (%.0f requests/s)", runs, seconds, Double(runs * 3) / seconds))
+            }
+            return
+        }
+        // Check each side, open the pool's connections and warm up.
+        for chain in [handChain, withTimeouts, withoutTimeouts] {
+            try await chain()
+            _ = try await timed(runs: 1_000, chain)
+        }
+
+        var best = [Double](repeating: .infinity, count: 3)
+        for _ in 0..<rounds {
+            for (index, chain) in [handChain, withTimeouts, withoutTimeouts].enumerated() {
+                best[index] = min(best[index], try await timed(runs: runs, chain))
+            }
+        }
+        let requests = Double(runs * 3)
+        func line(_ label: String, _ seconds: Double) -> String {
+            String(format: "  %@ %8.0f requests/s  (%.3f s, %4.0f µs/run)  %.2f×",
+                   label as NSString, requests / seconds, seconds, seconds / Double(runs) * 1e6, best[0] / seconds)
+        }
+        print("http: \(runs) runs of user → account → transactions (\(runs * 3) requests), \(concurrency) at a time,")
+        print("      one HTTPClient (pool of \(concurrency) connections) against a SwiftNIO server on 127.0.0.1; best of \(rounds)")
+        print(line("hand-written AsyncHTTPClient loop:         ", best[0]))
+        print(line("Engine.run + AsyncHTTPClientDispatcher:    ", best[1]))
+        print(line("  the same without the policy's timeouts:  ", best[2]))
+        print(String(format: "  ratio: the engine reaches %.2f× the hand-written throughput (target ≥ 0.9×)", best[0] / best[1]))
+    }
+
+    /// Runs `chain` `runs` times, `concurrency` at a time, and returns the seconds it took.
+    private func timed(runs: Int, _ chain: @escaping @Sendable () async throws -> Void) async throws -> Double {
+        let limit = concurrency
+        return try await Bench.seconds {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var started = 0
+                while started < min(limit, runs) {
+                    group.addTask(operation: chain)
+                    started += 1
+                }
+                while try await group.next() != nil {
+                    if started < runs {
+                        group.addTask(operation: chain)
+                        started += 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// The three calls by hand: the same headers the engine sends, a 5-second deadline, JSON parsed and one field read.
+    static func handWritten(client: HTTPClient, baseURL: String, token: String) async throws {
+        func get(_ url: String) async throws -> JSONValue {
+            var request = HTTPClientRequest(url: url)
+            request.headers.add(name: "Accept", value: "application/json")
+            request.headers.add(name: "User-Agent", value: "flowrun/\(FlowCoreVersion.current)")
+            request.headers.add(name: "X-Client", value: "flowrun")
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+            let response = try await client.execute(request, deadline: .now() + .seconds(5))
+            let body = try await response.body.collect(upTo: 10 * 1024 * 1024)
+            guard response.status == .ok else { throw BenchError("status \(response.status) for \(url)") }
+            return try JSONValue(parsing: body.readableBytesView)
+        }
+        guard let userId = try await get("\(baseURL)/user").objectValue?["userId"]?.stringValue else {
+            throw BenchError("no userId")
+        }
+        guard let accountId = try await get("\(baseURL)/account/\(userId)").objectValue?["accountId"]?.stringValue else {
+            throw BenchError("no accountId")
+        }
+        guard try await get("\(baseURL)/transactions/\(accountId)?limit=50").arrayValue != nil else {
+            throw BenchError("no transactions")
+        }
+    }
+}
+
+/// A minimal keep-alive HTTP/1.1 server answering the bank's three paths with canned JSON.
+final class BankServer: Sendable {
+    let port: Int
+    private let channel: any Channel
+
+    private init(port: Int, channel: any Channel) {
+        self.port = port
+        self.channel = channel
+    }
+
+    static func start(on group: MultiThreadedEventLoopGroup) async throws -> BankServer {
+        let channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(.backlog, value: 256)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                do {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(BankHandler())
+                    return channel.eventLoop.makeSucceededVoidFuture()
+                } catch {
+                    return channel.eventLoop.makeFailedFuture(error)
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        guard let port = channel.localAddress?.port else { throw BenchError("the server has no port") }
+        return BankServer(port: port, channel: channel)
+    }
+
+    func stop() async throws {
+        try await channel.close()
+    }
+}
+
+/// Answers `/user`, `/account/…` and `/transactions/…` with fixed bodies; anything else gets 404.
+private final class BankHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private static let user = #"{"userId":"u-1001","username":"ada"}"#
+    private static let account = #"{"accountId":"acc-42","balance":1250.75}"#
+    private static let transactions = #"""
+        [{"id":"t-1","amount":-42.5,"booked":"2026-11-02T09:15:00Z"},{"id":"t-2","amount":1200,"booked":"2026-11-01T08:00:00Z"}]
+        """#
+    private static let notFound = #"{"code":"not-found","message":"no such resource"}"#
+
+    private var uri = ""
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            uri = head.uri
+        case .body:
+            break
+        case .end:
+            let (status, text): (HTTPResponseStatus, String) =
+                if uri == "/user" { (.ok, Self.user) }
+                else if uri.hasPrefix("/account/") { (.ok, Self.account) }
+                else if uri.hasPrefix("/transactions/") { (.ok, Self.transactions) }
+                else { (.notFound, Self.notFound) }
+            var headers = HTTPHeaders()
+            headers.add(name: "Content-Type", value: "application/json")
+            headers.add(name: "Content-Length", value: String(text.utf8.count))
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: text)))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}
