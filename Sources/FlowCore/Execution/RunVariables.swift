@@ -57,7 +57,8 @@ final class SecretRedactor: Sendable {
     func redact(_ text: String) -> String {
         let list = secrets.withLock { $0 }
         var result = text
-        for secret in list where result.contains(secret) {
+        // The byte check first: `contains` costs about a microsecond even when there is nothing to find.
+        for secret in list where !ASCIISearch.certainlyAbsent(secret, in: result) && result.contains(secret) {
             result = result.replacing(secret, with: "***")
         }
         return result

@@ -5,6 +5,7 @@ enum URLRedaction {
 
     /// `url` with its user-info removed and the values of credential-like query parameters replaced by `***`.
     static func redact(_ url: String) -> String {
+        if hasNothingToRedact(url) { return url }
         var result = url
         if let scheme = result.firstRange(of: "://") {
             let authorityStart = scheme.upperBound
@@ -24,5 +25,26 @@ enum URLRedaction {
             return secretParameterNames.contains(where: { name.contains($0) }) ? "\(pair[..<equals])=***" : String(pair)
         }
         return base + redacted.joined(separator: "&") + result[fragmentStart...]
+    }
+
+    /// ``secretParameterNames`` as bytes.
+    private static let secretParameterNameBytes = secretParameterNames.map { Array($0.utf8) }
+
+    /// Whether `redact` certainly returns `url` unchanged: it is ASCII, has no `@` (so no user-info), and
+    /// no secret parameter name occurs anywhere after its `?`, compared case-insensitively.
+    ///
+    /// Checked on bytes, this spares most URLs `redact`'s Character-level searches, which cost several
+    /// microseconds per URL. For ASCII text a Character-level match is also a byte match, so the
+    /// shortcut never skips a redaction.
+    static func hasNothingToRedact(_ url: String) -> Bool {
+        let bytes = url.utf8
+        guard !bytes.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "@") }) else { return false }
+        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return true }
+        let query = bytes[mark...].map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }
+        return query.withUnsafeBufferPointer { query in
+            !secretParameterNameBytes.contains { name in
+                name.withUnsafeBufferPointer { ASCIISearch.occurs($0, in: query) }
+            }
+        }
     }
 }

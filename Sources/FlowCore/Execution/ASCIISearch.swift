@@ -1,0 +1,35 @@
+/// Byte-level substring checks that let the redactors skip Character-level searches.
+///
+/// `String.contains(_:)` and friends compare Characters through the string-processing searcher, which
+/// costs about a microsecond per call even on short strings. For ASCII strings a Character-level match is
+/// also a match of the bytes, so when the bytes do not match, the Character-level search cannot match
+/// either and can be skipped; for anything else these helpers answer "not certain".
+enum ASCIISearch {
+    /// Whether `needle` certainly does not occur in `text`: both are ASCII and `needle`'s bytes do not
+    /// occur in `text`'s. When this is `true`, `text.contains(needle)` is `false`.
+    static func certainlyAbsent(_ needle: String, in text: String) -> Bool {
+        let answer = text.utf8.withContiguousStorageIfAvailable { haystack in
+            needle.utf8.withContiguousStorageIfAvailable { pattern in
+                isASCII(haystack) && isASCII(pattern) && !occurs(pattern, in: haystack)
+            }
+        }
+        return answer.flatMap { $0 } ?? false
+    }
+
+    /// Whether every byte is ASCII.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !bytes.contains { $0 >= 0x80 }
+    }
+
+    /// Whether `pattern` occurs in `bytes`; an empty pattern occurs everywhere.
+    static func occurs(_ pattern: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = pattern.first else { return true }
+        guard bytes.count >= pattern.count else { return false }
+        for start in 0...(bytes.count - pattern.count) where bytes[start] == first {
+            var index = 1
+            while index < pattern.count && bytes[start + index] == pattern[index] { index += 1 }
+            if index == pattern.count { return true }
+        }
+        return false
+    }
+}
