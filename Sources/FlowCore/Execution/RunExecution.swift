@@ -102,6 +102,8 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
         var running: Set<String> = []
         var visits: [String: Int] = [:]
         let limit = engine.maxConcurrentSteps
+        // Looked up once: `plan.step(_:)` copies the whole planned step, and readiness is checked often.
+        let dependencies = Dictionary(plan.steps.map { ($0.id, $0.dependencies) }, uniquingKeysWith: { first, _ in first })
 
         return await withTaskGroup(of: GroupEvent.self) { group in
             if let deadline = plan.workflow.deadline?.value {
@@ -116,7 +118,7 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
                 }
             }
             func isReady(_ id: String) -> Bool {
-                plan.step(id)!.dependencies.allSatisfy { completedOutputs[$0] != nil }
+                dependencies[id]!.allSatisfy { completedOutputs[$0] != nil }
             }
             while true {
                 while running.count < limit, let index = waiting.firstIndex(where: isReady) {
