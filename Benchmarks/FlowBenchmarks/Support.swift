@@ -17,12 +17,33 @@ enum Bench {
         return 0
     }
 
-    /// Seconds elapsed while `body` ran.
-    static func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+    /// Wall-clock and CPU seconds that `body` took.
+    struct Timed {
+        var wall: Double
+        /// CPU time of the whole process, every thread; steadier than `wall` on a busy machine.
+        var cpu: Double
+
+        static let infinity = Timed(wall: .infinity, cpu: .infinity)
+
+        /// The fastest of two measurements, by each measure.
+        func best(_ other: Timed) -> Timed { Timed(wall: min(wall, other.wall), cpu: min(cpu, other.cpu)) }
+    }
+
+    /// How long `body` took.
+    static func measure(_ body: () async throws -> Void) async rethrows -> Timed {
+        let cpuStart = cpuSeconds()
         let start = ContinuousClock.now
         try await body()
         let elapsed = start.duration(to: .now).components
-        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        return Timed(
+            wall: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18, cpu: cpuSeconds() - cpuStart)
+    }
+
+    /// The CPU time this process has used so far, in seconds.
+    static func cpuSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// A file of the repository (`workflows/banking.yaml`), looked up from the working directory and
