@@ -103,7 +103,8 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
         var visits: [String: Int] = [:]
         let limit = engine.maxConcurrentSteps
         // Looked up once: `plan.step(_:)` copies the whole planned step, and readiness is checked often.
-        let dependencies = Dictionary(plan.steps.map { ($0.id, $0.dependencies) }, uniquingKeysWith: { first, _ in first })
+        let dependencies = Dictionary(
+            plan.steps.map { ($0.id, $0.dependencies) }, uniquingKeysWith: { first, _ in first })
 
         return await withTaskGroup(of: GroupEvent.self) { group in
             if let deadline = plan.workflow.deadline?.value {
