@@ -49,5 +49,8 @@ struct FlowRun: AsyncParsableCommand {
 
 /// The version `flowrun --version` prints.
 enum FlowRunVersion {
+    /// The version.
     static let current = "0.1.0"
+    /// The project's home page, which reports such as SARIF logs name as the tool's `informationUri`.
+    static let informationURI = "https://github.com/flowrun/flowrun"
 }
