@@ -1,10 +1,11 @@
+import FlowTestServer
 import Foundation
 import FoundationXML
 import Testing
 @testable import flowrun
 
-/// The JUnit writer itself and `flowrun lint --format junit`; every document is parsed back with
-/// Foundation's `XMLDocument`.
+/// The JUnit writer itself, `flowrun lint --format junit`, and `flowrun run --format junit` / `--junit-out`;
+/// every document is parsed back with Foundation's `XMLDocument`.
 @Suite(.timeLimit(.minutes(2)))
 struct JUnitXMLTests {
     // MARK: The writer
@@ -95,5 +96,88 @@ struct JUnitXMLTests {
         let failure = try #require(try document.nodes(forXPath: "//failure").first as? XMLElement)
         #expect(failure.attribute(forName: "message")?.stringValue == "1 warning")
         #expect(failure.attribute(forName: "type")?.stringValue == "unused")
+    }
+
+    // MARK: flowrun run
+
+    @Test func runWritesATestCasePerStep() async throws {
+        let bank = FakeBank(refreshToken: "refresh-1234", freshToken: "fresh-5678")
+        try await withTestServer({ bank.reply(to: $0) }) { server in
+            let outcome = try await FlowRunProcess.run(
+                ["run", "workflows/banking.yaml", "--format", "junit", "--input", "token=stale-0000",
+                 "--input", "refreshToken=refresh-1234"],
+                environment: ["BANK_URL": server.baseURL])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stderr.isEmpty, "junit prints no step lines")
+            let root = try #require(try XMLDocument(xmlString: outcome.stdout).rootElement())
+            let suite = try #require(root.elements(forName: "testsuite").first)
+            #expect(suite.attribute(forName: "name")?.stringValue == "banking-overview")
+            #expect(suite.attribute(forName: "failures")?.stringValue == "0")
+            let cases = suite.elements(forName: "testcase")
+            #expect(cases.map { $0.attribute(forName: "name")?.stringValue } == [
+                "refresh-token", "user", "account", "transactions",
+            ])
+            #expect(cases.allSatisfy {
+                $0.attribute(forName: "classname")?.stringValue == "flowrun.run.banking-overview"
+            })
+            #expect(cases.allSatisfy { Double($0.attribute(forName: "time")?.stringValue ?? "") != nil })
+            let user = cases[1].elements(forName: "system-out").first?.stringValue ?? ""
+            #expect(user.contains("attempt 1: GET \(server.baseURL)/user → 200"), "\(user)")
+            #expect(!outcome.stdout.contains("fresh-5678") && !outcome.stdout.contains("refresh-1234"))
+        }
+    }
+
+    @Test func aFailedStepFailsItsCaseAndTheStepsAfterItAreSkipped() async throws {
+        let forbidden = FakeBank.json(#"{"code":"forbidden","message":"no access"}"#, status: 403)
+        try await withTestServer({ _ in forbidden }) { server in
+            let folder = try TemporaryFolder()
+            let report = folder.url.appendingPathComponent("results.xml").path
+            let outcome = try await FlowRunProcess.run(
+                ["run", "workflows/banking.yaml", "--input", "token=t-1234", "--junit-out", report],
+                environment: ["BANK_URL": server.baseURL])
+            #expect(outcome.status == 1)
+            // Human output as usual, and the report in the file.
+            #expect(outcome.stderr.contains("✗ user"))
+            let document = try XMLDocument(contentsOf: URL(fileURLWithPath: report))
+            let cases = try #require(try document.nodes(forXPath: "//testcase") as? [XMLElement])
+            #expect(cases.map { $0.attribute(forName: "name")?.stringValue } == ["user", "account", "transactions"])
+            let failure = try #require(cases[0].elements(forName: "failure").first)
+            #expect(failure.attribute(forName: "type")?.stringValue == "http")
+            #expect(failure.attribute(forName: "message")?.stringValue == "status 403 (ApiError): no access")
+            #expect(failure.stringValue?.contains("request: GET \(server.baseURL)/user") == true)
+            #expect(failure.stringValue?.contains(#"response: {"code":"forbidden""#) == true)
+            #expect(cases[1...].allSatisfy { $0.elements(forName: "skipped").count == 1 })
+            let root = document.rootElement()
+            #expect(root?.attribute(forName: "failures")?.stringValue == "1")
+            #expect(root?.attribute(forName: "skipped")?.stringValue == "2")
+        }
+    }
+
+    @Test func aRecoveredStepPassesSayingWhatItRecoveredFrom() async throws {
+        let bank = FakeBank(accountID: "acc-new", transactions: nil)
+        try await withTestServer({ bank.reply(to: $0) }) { server in
+            let outcome = try await FlowRunProcess.run(
+                ["run", "workflows/banking.yaml", "--format", "junit", "--input", "token=\(bank.freshToken)"],
+                environment: ["BANK_URL": server.baseURL])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let document = try XMLDocument(xmlString: outcome.stdout)
+            let transactions = try #require(
+                try document.nodes(forXPath: "//testcase[@name='transactions']").first as? XMLElement)
+            #expect(transactions.elements(forName: "failure").isEmpty)
+            let out = transactions.elements(forName: "system-out").first?.stringValue ?? ""
+            #expect(out.contains("recovered from http: status 404 (ApiError)"), "\(out)")
+            #expect(!outcome.stdout.contains(bank.freshToken))
+        }
+    }
+
+    @Test func anUnwritableReportFileExitsTwoBeforeAnyRequest() async throws {
+        try await withTestServer({ FakeBank().reply(to: $0) }) { server in
+            let outcome = try await FlowRunProcess.run(
+                ["run", "workflows/banking.yaml", "--input", "token=t-1234", "--junit-out", "/nonexistent/dir/r.xml"],
+                environment: ["BANK_URL": server.baseURL])
+            #expect(outcome.status == 2)
+            #expect(outcome.stderr.contains("cannot write the JUnit report to /nonexistent/dir/r.xml"))
+            #expect(server.requests.isEmpty)
+        }
     }
 }

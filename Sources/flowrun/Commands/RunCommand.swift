@@ -18,14 +18,19 @@ struct RunCommand: AsyncParsableCommand {
             Requests go over HTTP (the `http` dispatcher) unless --mock names a stub file, which \
             answers every request in-process with no network.
 
+            --format junit prints a JUnit XML report (a test case per step) instead; --junit-out \
+            writes one to a file alongside any format. --format github prints GitHub Actions \
+            annotations: an error naming the failed step and attempt, or a notice on success.
+
             Exit status: 0 when the run succeeds, 1 when it fails, 2 when the file, an input or \
-            an argument is invalid.
+            an argument is invalid or a report file cannot be written.
 
             Examples:
               flowrun run workflows/banking.yaml --input token=t-123 --env-file .env
               BANK_URL=https://bank.example flowrun run workflows/banking.yaml \\
                   --mock workflows/banking.mock.yaml --inputs workflows/banking.inputs.json
               flowrun run wf.yaml --inputs inputs.yaml --format json > report.json
+              flowrun run wf.yaml --junit-out results.xml
             """
     )
 
@@ -51,8 +56,17 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "A mock stub file (*.mock.yaml): answer requests in-process, with no network. Implies --dispatcher mock.")
     var mock: String?
 
-    @Option(help: "How to print the result: human, or json (outputs and the full run report).")
+    @Option(
+        help: """
+            How to print the result: human, json (the full run report), junit (JUnit XML), \
+            or github (GitHub Actions annotations).
+            """)
     var format: RunOutputFormat = .human
+
+    @Option(
+        name: .customLong("junit-out"),
+        help: ArgumentHelp("Also write a JUnit XML report, a test case per step, to this file.", valueName: "file"))
+    var junitOut: String?
 
     @Flag(help: "Do not verify TLS certificates. Only for test servers you control.")
     var insecure = false
@@ -71,7 +85,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = logging.makeLogger()
-        let plan = try PlanLoader(commandName: "run").load(file)
+        let plan = try PlanLoader(commandName: "run", format: format == .github ? .github : .human).load(file)
         let inputs = try RunInputs(plan: plan).collect(pairs: inputPairs, file: inputsFile)
         var environment = ProcessInfo.processInfo.environment
         if let envFile {
@@ -86,6 +100,10 @@ struct RunCommand: AsyncParsableCommand {
         if let mock {
             registry.register(try MockDispatcher(stubs: loadStubs(mock)), as: "mock")
             selected = selected ?? "mock"
+        }
+        // The report file is created before the first request, so a bad path fails before anything is sent.
+        if let junitOut, !FileManager.default.createFile(atPath: junitOut, contents: nil) {
+            Self.fail("cannot write the JUnit report to \(junitOut)")
         }
         let printer = RunPrinter(format: format, stderrIsTerminal: Terminal.isColorTerminal(STDERR_FILENO))
         let (report, interrupted) = try await AsyncHTTPClientDispatcher.withDispatcher(insecure: insecure) { http in
@@ -102,6 +120,13 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         printer.finish(report)
+        if let junitOut {
+            do {
+                try Data(JUnitXML.render([JUnitXML.runSuite(report)]).utf8).write(to: URL(fileURLWithPath: junitOut))
+            } catch {
+                Self.fail("cannot write the JUnit report to \(junitOut): \(error.localizedDescription)")
+            }
+        }
         if interrupted { throw ExitCode(130) }  // The shell convention for "ended by SIGINT".
         if let error = report.error {
             // Inputs that fail their schema are a usage error: nothing was sent.
@@ -132,4 +157,8 @@ enum RunOutputFormat: String, CaseIterable, ExpressibleByArgument {
     case human
     /// One JSON document: outputs and the run report.
     case json
+    /// JUnit XML: a test suite for the run, a test case per step.
+    case junit
+    /// GitHub Actions annotations: the error of a failed run, or a notice on success; step lines on standard error.
+    case github
 }
