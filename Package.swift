@@ -71,6 +71,7 @@ let package = Package(
                 "FlowTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             // The schema is compiled into the binary, so `flowrun schema` works wherever the binary is copied.
             resources: [.embedInCode("Resources/workflow.schema.json")],
@@ -129,6 +130,7 @@ let package = Package(
                 "flowrun",
                 "FlowCore",
                 "FlowTestServer",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings
         ),

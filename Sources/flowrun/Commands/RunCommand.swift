@@ -4,6 +4,7 @@ import FlowHTTP
 import FlowTesting
 import Foundation
 import Logging
+import Tracing
 
 /// `flowrun run`: compiles a workflow and runs it.
 struct RunCommand: AsyncParsableCommand {
@@ -22,6 +23,10 @@ struct RunCommand: AsyncParsableCommand {
             writes one to a file alongside any format. --format github prints GitHub Actions \
             annotations: an error naming the failed step and attempt, or a notice on success.
 
+            --trace-out writes the run's spans, one JSON object per line: a flowrun.run span, a \
+            flowrun.step span per step and an "HTTP <METHOD>" span per attempt, whose context \
+            is sent as the W3C traceparent header so the servers' spans join the trace.
+
             Exit status: 0 when the run succeeds, 1 when it fails, 2 when the file, an input or \
             an argument is invalid or a report file cannot be written.
 
@@ -30,7 +35,7 @@ struct RunCommand: AsyncParsableCommand {
               BANK_URL=https://bank.example flowrun run workflows/banking.yaml \\
                   --mock workflows/banking.mock.yaml --inputs workflows/banking.inputs.json
               flowrun run wf.yaml --inputs inputs.yaml --format json > report.json
-              flowrun run wf.yaml --junit-out results.xml
+              flowrun run wf.yaml --junit-out results.xml --trace-out trace.jsonl
             """
     )
 
@@ -68,6 +73,11 @@ struct RunCommand: AsyncParsableCommand {
         help: ArgumentHelp("Also write a JUnit XML report, a test case per step, to this file.", valueName: "file"))
     var junitOut: String?
 
+    @Option(
+        name: .customLong("trace-out"),
+        help: ArgumentHelp("Write the run's trace spans to this file, one JSON object per line.", valueName: "file"))
+    var traceOut: String?
+
     @Flag(help: "Do not verify TLS certificates. Only for test servers you control.")
     var insecure = false
 
@@ -101,10 +111,20 @@ struct RunCommand: AsyncParsableCommand {
             registry.register(try MockDispatcher(stubs: loadStubs(mock)), as: "mock")
             selected = selected ?? "mock"
         }
-        // The report file is created before the first request, so a bad path fails before anything is sent.
+        // Report files are created before the first request, so a bad path fails before anything is sent.
         if let junitOut, !FileManager.default.createFile(atPath: junitOut, contents: nil) {
             Self.fail("cannot write the JUnit report to \(junitOut)")
         }
+        let tracer: JSONLinesTracer? = traceOut.map { path in
+            do {
+                let tracer = try JSONLinesTracer(path: path)
+                InstrumentationSystem.bootstrap(tracer)
+                return tracer
+            } catch {
+                Self.fail("cannot write the trace to \(path)")
+            }
+        }
+        defer { tracer?.close() }
         let printer = RunPrinter(format: format, stderrIsTerminal: Terminal.isColorTerminal(STDERR_FILENO))
         let (report, interrupted) = try await AsyncHTTPClientDispatcher.withDispatcher(insecure: insecure) { http in
             registry.register(http, as: "http")
