@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // AsyncHTTPClient already depends on it, so tracing adds no package and almost no build time.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         .systemLibrary(
@@ -39,6 +41,7 @@ let package = Package(
                 "CYAML",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings
         ),
@@ -68,6 +71,7 @@ let package = Package(
                 "FlowTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             // The schema is compiled into the binary, so `flowrun schema` works wherever the binary is copied.
             resources: [.embedInCode("Resources/workflow.schema.json")],
@@ -90,7 +94,13 @@ let package = Package(
         ),
         .testTarget(
             name: "FlowCoreTests",
-            dependencies: ["FlowCore", "FlowTesting"],
+            dependencies: [
+                "FlowCore",
+                "FlowTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -130,6 +140,7 @@ let package = Package(
                 "flowrun",
                 "FlowCore",
                 "FlowTestServer",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings
         ),

@@ -6,7 +6,7 @@ extension AsyncHTTPClientDispatcher {
     ///
     /// The command-line tool uses this to honour `--insecure` and its redirect limit, which the
     /// shared client cannot change. The private client starts from the settings of
-    /// `HTTPClient.shared` and differs in three ways:
+    /// `HTTPClient.shared` and differs in four ways:
     ///
     /// - With `insecure`, it does not verify TLS certificates or host names. Use it only against
     ///   test servers you control; without it, verification stays on.
@@ -14,6 +14,8 @@ extension AsyncHTTPClientDispatcher {
     ///   follows none and returns the `3xx` response.
     /// - It reports a refused connection at once instead of retrying it until the attempt's
     ///   deadline, because flowrun's retry policies decide whether to try again.
+    /// - It creates no tracing spans of its own: the engine's attempt span is the HTTP client
+    ///   span, and the engine puts its context in the request headers.
     ///
     /// Like `HTTPClient.withHTTPClient`, the client is shut down whether `body` returns or throws,
     /// so the dispatcher must not be used after `body` returns.
@@ -68,6 +70,9 @@ extension AsyncHTTPClientDispatcher {
         // AsyncHTTPClient would otherwise retry a refused connection with backoff until the
         // deadline, turning "connection refused" into a 30-second wait; the engine retries instead.
         configuration.connectionPool.retryConnectionEstablishment = false
+        // The engine's `HTTP <METHOD>` attempt span is the client span and already sent `traceparent`;
+        // a span of AsyncHTTPClient's own would only duplicate it.
+        configuration.tracing.tracer = nil
         return configuration
     }
 }

@@ -49,5 +49,6 @@ struct FlowRun: AsyncParsableCommand {
 
 /// The version `flowrun --version` prints.
 enum FlowRunVersion {
+    /// The version.
     static let current = "0.1.0"
 }

@@ -1,4 +1,5 @@
 public import Logging
+public import Tracing
 
 /// Runs compiled workflows.
 ///
@@ -9,7 +10,12 @@ public import Logging
 /// ``RunReport`` lists every step and attempt with secrets redacted.
 ///
 /// Everything the engine needs is injected; it holds no global state, and all
-/// per-run state lives in ``run(_:inputs:environment:)``.
+/// per-run state lives in ``run(_:inputs:environment:observer:)``.
+///
+/// A run is traced with swift-distributed-tracing: a `flowrun.run` span, a
+/// `flowrun.step` span per step run and an `HTTP <METHOD>` client span per
+/// attempt, whose context goes out in the request headers (W3C `traceparent`
+/// with most tracers). See ``tracer``.
 ///
 /// ```swift
 /// let plan = try WorkflowCompiler().compile(yaml: text, path: "banking.yaml")
@@ -32,6 +38,16 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     public var unixTime: @Sendable () -> Int64
     /// When set, every step uses this dispatcher, whatever its `dispatcher:` says (the CLI's `--dispatcher`).
     public var dispatcherOverride: String?
+    /// The tracer of the runs' spans; `nil`, the default, means `InstrumentationSystem.tracer`.
+    ///
+    /// The engine never bootstraps the instrumentation system: an application does,
+    /// and a `nil` tracer is looked up when each run starts, so a bootstrap before
+    /// the run is seen. Until something is bootstrapped that is the `NoOpTracer`,
+    /// and the engine then creates no spans and adds no headers. Set a tracer here to
+    /// trace one engine without global state, as tests do.
+    ///
+    /// Span attributes come from the run's redacted reports: no secret reaches a span.
+    public var tracer: (any Tracer)?
     /// The circuit breakers, shared by every run of this engine (and of its copies).
     let circuitBreakers: CircuitBreakers<C>
 
@@ -42,18 +58,21 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     ///   - clock: The clock for timeouts and retry delays.
     ///   - logger: The logger.
     ///   - maxConcurrentSteps: The most steps that run at once; 8 by default.
+    ///   - tracer: The tracer of the runs' spans; `nil` means `InstrumentationSystem.tracer`.
     public init(
         dispatchers: DispatcherRegistry,
         interceptors: InterceptorRegistry = InterceptorRegistry(),
         clock: C,
         logger: Logger,
-        maxConcurrentSteps: Int = 8
+        maxConcurrentSteps: Int = 8,
+        tracer: (any Tracer)? = nil
     ) {
         self.dispatchers = dispatchers
         self.interceptors = interceptors
         self.clock = clock
         self.logger = logger
         self.maxConcurrentSteps = max(1, maxConcurrentSteps)
+        self.tracer = tracer
         self.unixTime = WallClock.unixTime
         self.circuitBreakers = CircuitBreakers(clock: clock)
     }
@@ -72,9 +91,16 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
         _ plan: Plan, inputs: [String: JSONValue], environment: [String: String],
         observer: (any RunObserver)? = nil
     ) async -> RunReport {
+        let tracer = RunTracer(self.tracer ?? InstrumentationSystem.tracer)
         let start = clock.now
-        var run = RunExecution(engine: self, plan: plan, start: start, observer: observer)
-        let outcome = await run.execute(inputs: inputs, environment: environment)
+        var run = RunExecution(engine: self, plan: plan, start: start, observer: observer, tracer: tracer)
+        let outcome = await tracer.withSpan("flowrun.run", ofKind: .internal) { span in
+            if let span { RunTracer.annotate(run: span, plan: plan) }
+            run.runSpan = span
+            let outcome = await run.execute(inputs: inputs, environment: environment)
+            if let span { RunTracer.annotate(run: span, error: outcome.error) }
+            return outcome
+        }
         return RunReport(
             workflow: plan.workflow.name ?? plan.workflow.path,
             outcome: outcome.error.map { .failed($0) } ?? .succeeded,
@@ -91,14 +117,16 @@ extension Engine where C == ContinuousClock {
     ///   - interceptors: The custom interceptors workflows may use.
     ///   - logger: The logger.
     ///   - maxConcurrentSteps: The most steps that run at once; 8 by default.
+    ///   - tracer: The tracer of the runs' spans; `nil` means `InstrumentationSystem.tracer`.
     public init(
         dispatchers: DispatcherRegistry,
         interceptors: InterceptorRegistry = InterceptorRegistry(),
         logger: Logger,
-        maxConcurrentSteps: Int = 8
+        maxConcurrentSteps: Int = 8,
+        tracer: (any Tracer)? = nil
     ) {
         self.init(
             dispatchers: dispatchers, interceptors: interceptors, clock: ContinuousClock(), logger: logger,
-            maxConcurrentSteps: maxConcurrentSteps)
+            maxConcurrentSteps: maxConcurrentSteps, tracer: tracer)
     }
 }

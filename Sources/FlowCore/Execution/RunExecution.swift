@@ -1,3 +1,5 @@
+import Tracing
+
 /// One run of a plan: checks the inputs, initialises the vars, schedules the steps and applies `catch` rules.
 ///
 /// All state of the run lives here and in the ``RunVariables`` it shares with
@@ -7,6 +9,9 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
     let plan: Plan
     let start: C.Instant
     let observer: (any RunObserver)?
+    let tracer: RunTracer
+    /// The run's span, when traced: a `catch` rule that handles a step adds an event to it.
+    var runSpan: (any Span)?
     /// The reports of the steps, in the order they finished.
     private(set) var reports: [StepReport] = [] {
         didSet {
@@ -16,11 +21,12 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
         }
     }
 
-    init(engine: Engine<C>, plan: Plan, start: C.Instant, observer: (any RunObserver)?) {
+    init(engine: Engine<C>, plan: Plan, start: C.Instant, observer: (any RunObserver)?, tracer: RunTracer) {
         self.engine = engine
         self.plan = plan
         self.start = start
         self.observer = observer
+        self.tracer = tracer
     }
 
     /// The workflow outputs, or the error the run failed with.
@@ -65,7 +71,8 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
             interceptorRegistry: engine.interceptors, clock: engine.clock, logger: engine.logger,
             builder: RequestBuilder(plan: plan, validator: validator), validator: validator, redactor: redactor,
             coordinator: RefreshCoordinator(), runStart: start, unixTime: engine.unixTime,
-            secretVariables: secretVariables, nestedReports: nested, circuitBreakers: engine.circuitBreakers)
+            secretVariables: secretVariables, nestedReports: nested, circuitBreakers: engine.circuitBreakers,
+            tracer: tracer)
         var outcome = await schedule(runner: runner, scope: scope)
         if outcome.error == nil && !outcome.endedEarly {
             scope.stepOutputs = completedOutputs
@@ -167,6 +174,12 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
                     return finish(group: &group, waiting: waiting, error: error)
                 }
                 report.status = .recovered
+                runSpan?.addEvent(SpanEvent(
+                    name: "flowrun.catch",
+                    attributes: [
+                        "flowrun.step.id": .string(report.id), "flowrun.catch.action": .string(rule.action.name),
+                        "error.type": .string(error.code.name),
+                    ]))
                 switch rule.action {
                 case .fallback(let bindings):
                     do throws(FlowError) {
@@ -301,5 +314,17 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
         var values: [String: JSONValue] = [:]
         for binding in bindings { values[binding.name.value] = try scope.evaluate(binding.value) }
         return values
+    }
+}
+
+extension CatchRule.Action {
+    /// The action's keyword in the workflow file, for span events.
+    fileprivate var name: String {
+        switch self {
+        case .fallback: "fallback"
+        case .goto: "goto"
+        case .run: "run"
+        case .end: "end"
+        }
     }
 }

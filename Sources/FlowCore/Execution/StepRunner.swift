@@ -1,4 +1,5 @@
-public import Logging
+import Logging
+import Tracing
 
 /// Runs one step: builds its request, sends it through its interceptors and dispatcher, applies its
 /// policy's timeouts and retries, checks and decodes the response, and binds outputs and vars.
@@ -18,13 +19,33 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
     let secretVariables: Set<String>
     let nestedReports: NestedStepReports
     let circuitBreakers: CircuitBreakers<C>
+    let tracer: RunTracer
 
-    /// Runs `planned` in `scope`.
+    /// Runs `planned` in `scope`, in a `flowrun.step` span.
     /// - Parameters:
     ///   - planned: The step.
     ///   - scope: The values its expressions read (without a response).
     ///   - asRefresh: Whether a refresh interceptor runs it; its own refresh interceptors are then left out.
     func run(_ planned: PlannedStep, scope: RunScope, asRefresh: Bool = false) async -> StepResult {
+        await tracer.withSpan("flowrun.step", ofKind: .internal) { span in
+            logger.debug("step started", metadata: ["step": "\(planned.id)"])
+            let result = await runStep(planned, scope: scope, asRefresh: asRefresh, span: span)
+            if let span { RunTracer.annotate(step: span, report: result.report, asRefresh: asRefresh) }
+            logger.debug(
+                "step finished",
+                metadata: [
+                    "step": "\(planned.id)", "status": "\(result.report.status.rawValue)",
+                    "attempts": "\(result.report.attempts.count)", "duration": "\(result.report.duration)",
+                    "error": "\(result.error.map(\.code.name) ?? "none")",
+                ])
+            return result
+        }
+    }
+
+    /// Runs `planned`: its attempts, within the total timeout, then its outputs or error.
+    private func runStep(_ planned: PlannedStep, scope: RunScope, asRefresh: Bool, span: (any Span)?) async
+        -> StepResult
+    {
         let started = clock.now
         var report = StepReport(
             id: planned.id, status: .succeeded, attempts: [], startedAfter: runStart.duration(to: started),
@@ -38,13 +59,14 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
             outcome = await withTimeLimit(total, clock: clock) {
                 await attempts(
                     planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, deadline: deadline,
-                    log: log)
+                    log: log, stepSpan: span)
             } onTimeout: {
                 .failure(FlowError(.totalTimeout, "the step did not finish within its total timeout of \(total)"))
             }
         } else {
             outcome = await attempts(
-                planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, deadline: nil, log: log)
+                planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, deadline: nil, log: log,
+                stepSpan: span)
         }
         report.attempts = log.attempts
         let failedResponse = log.failedResponse
@@ -64,33 +86,54 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     /// The attempt loop: try, and on failure ask the retry rules whether and when to try again.
+    ///
+    /// Each attempt runs in an `HTTP <METHOD>` client span; the delay before a retry is outside
+    /// it, recorded as a `flowrun.retry` event of the step's span.
     private func attempts(
         _ planned: PlannedStep, scope: RunScope, asRefresh: Bool, idempotencyKey: String?, deadline: C.Instant?,
-        log: AttemptLog
+        log: AttemptLog, stepSpan: (any Span)?
     ) async -> Result<[String: JSONValue], FlowError> {
         var tracker = RetryTracker(rules: planned.policy?.retry ?? [])
         var number = 0
+        let method = planned.step.request.method.value
         while true {
             number += 1
-            let attemptStart = clock.now
-            var attemptReport = AttemptReport(
-                number: number, method: planned.step.request.method.value, url: "", status: nil,
-                startedAfter: runStart.duration(to: attemptStart), duration: .zero)
-            let outcome = await attempt(
-                planned, number: number, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey)
-            attemptReport.duration = attemptStart.duration(to: clock.now)
-            attemptReport.url = outcome.request.map { redactor.redact(URLRedaction.redact($0.url)) } ?? ""
-            attemptReport.status = outcome.response?.status
+            let current = number
+            let traced = await tracer.withSpan("HTTP \(method)", ofKind: .client) { span in
+                let attemptStart = clock.now
+                var report = AttemptReport(
+                    number: current, method: method, url: "", status: nil,
+                    startedAfter: runStart.duration(to: attemptStart), duration: .zero)
+                var outcome = await attempt(
+                    planned, number: current, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey)
+                report.duration = attemptStart.duration(to: clock.now)
+                report.url = outcome.request.map { redactor.redact(URLRedaction.redact($0.url)) } ?? ""
+                report.status = outcome.response?.status
+                if case .failure(var error) = outcome.result {
+                    error.stepID = planned.id
+                    error.attempt = current
+                    error.request = error.request ?? report.method + " " + report.url
+                    error = redactor.redact(error)
+                    report.error = error
+                    outcome.result = .failure(error)
+                }
+                if let span { RunTracer.annotate(attempt: span, report: report) }
+                return (outcome, report)
+            }
+            let outcome = traced.0
+            var attemptReport = traced.1
+            logger.log(
+                level: attemptReport.error == nil ? .trace : .debug, "attempt finished",
+                metadata: [
+                    "step": "\(planned.id)", "attempt": "\(current)", "url": "\(attemptReport.url)",
+                    "status": "\(attemptReport.status.map(String.init) ?? "none")",
+                    "error": "\(attemptReport.error.map(\.code.name) ?? "none")",
+                ])
             switch outcome.result {
             case .success(let outputs):
                 log.append(attemptReport)
                 return .success(outputs)
-            case .failure(var error):
-                error.stepID = planned.id
-                error.attempt = number
-                error.request = error.request ?? attemptReport.method + " " + attemptReport.url
-                error = redactor.redact(error)
-                attemptReport.error = error
+            case .failure(let error):
                 log.failedResponse = outcome.decoded
                 if error.code == .cancelled || Task.isCancelled {
                     log.append(attemptReport)
@@ -116,6 +159,13 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
                 }
                 attemptReport.retryDelay = delay
                 log.append(attemptReport)
+                stepSpan?.addEvent(SpanEvent(
+                    name: "flowrun.retry",
+                    attributes: [
+                        "flowrun.attempt": .int(Int64(number)),
+                        "flowrun.retry.delay_ms": .int(RunTracer.milliseconds(delay)),
+                        "error.type": .string(error.code.name),
+                    ]))
                 logger.info(
                     "retrying after failure",
                     metadata: ["step": "\(planned.id)", "attempt": "\(number)", "delay": "\(delay)",
@@ -159,7 +209,14 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
         do {
             var request = try builder.build(planned, in: scope)
             if let idempotencyKey { request.headers.set("Idempotency-Key", idempotencyKey) }
+            // Before the interceptors, so a signing interceptor signs the headers that are sent.
+            tracer.inject(into: &request.headers)
             outcome.request = request
+            context.logger.trace(
+                "sending request",
+                metadata: [
+                    "method": "\(request.method)", "url": "\(redactor.redact(URLRedaction.redact(request.url)))",
+                ])
             if let breaker, let breakerKey { try circuitBreakers.acquire(breakerKey, breaker) }
             var response: StepResponse
             do {

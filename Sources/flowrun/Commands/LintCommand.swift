@@ -21,6 +21,11 @@ struct LintCommand: AsyncParsableCommand {
             refresh interceptor's replay and refresh step included) and the longest time, \
             capped by the total timeout. docs/failure-handling.md says how each figure is computed.
 
+            --format sarif prints a SARIF 2.1.0 log for GitHub code scanning (upload it with \
+            github/codeql-action/upload-sarif); --format junit prints JUnit XML with a test case \
+            per file, failed by its errors (and warnings, with --strict). Neither includes the \
+            --explain tables.
+
             Exit status: 0 when no file has errors (or warnings, with --strict), 1 when one \
             has, 2 when an argument is wrong or a file cannot be read.
 
@@ -28,13 +33,18 @@ struct LintCommand: AsyncParsableCommand {
               flowrun lint workflows/
               flowrun lint --strict --format github workflows/*.yaml
               flowrun lint --explain workflows/banking.yaml
+              flowrun lint --format sarif workflows/ > flowrun.sarif
             """
     )
 
     @Argument(help: "Workflow files or folders to check.", completion: .file(extensions: ["yaml", "yml"]))
     var paths: [String]
 
-    @Option(help: "How to print findings: human, json, or github (GitHub Actions annotations).")
+    @Option(
+        help: """
+            How to print findings: human, json, github (GitHub Actions annotations), sarif (SARIF 2.1.0), \
+            or junit (JUnit XML).
+            """)
     var format: OutputFormat = .human
 
     @Flag(help: "Fail (exit 1) on warnings too.")
@@ -65,9 +75,11 @@ struct LintCommand: AsyncParsableCommand {
         let reports = await Self.lint(files, explain: explain)
         let printer = DiagnosticPrinter(
             format: format, color: format == .human && Terminal.isColorTerminal(STDOUT_FILENO),
-            showsSummary: !quiet, explains: explain)
-        // An explanation was asked for, so --quiet keeps the files without findings when explaining.
-        let output = printer.render(quiet && !explain ? reports.filter { !$0.diagnostics.isEmpty } : reports)
+            showsSummary: !quiet, explains: explain, strict: strict)
+        // An explanation was asked for, so --quiet keeps the files without findings when explaining;
+        // in JUnit a file without findings is a passed test case, which --quiet does not hide.
+        let hidesClean = quiet && !explain && format != .junit
+        let output = printer.render(hidesClean ? reports.filter { !$0.diagnostics.isEmpty } : reports)
         FileHandle.standardOutput.write(Data(output.utf8))
         let diagnostics = reports.flatMap(\.diagnostics)
         if reports.contains(where: { $0.source == nil }) { throw ExitCode(2) }

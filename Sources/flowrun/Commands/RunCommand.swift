@@ -4,6 +4,7 @@ import FlowHTTP
 import FlowTesting
 import Foundation
 import Logging
+import Tracing
 
 /// `flowrun run`: compiles a workflow and runs it.
 struct RunCommand: AsyncParsableCommand {
@@ -18,14 +19,23 @@ struct RunCommand: AsyncParsableCommand {
             Requests go over HTTP (the `http` dispatcher) unless --mock names a stub file, which \
             answers every request in-process with no network.
 
+            --format junit prints a JUnit XML report (a test case per step) instead; --junit-out \
+            writes one to a file alongside any format. --format github prints GitHub Actions \
+            annotations: an error naming the failed step and attempt, or a notice on success.
+
+            --trace-out writes the run's spans, one JSON object per line: a flowrun.run span, a \
+            flowrun.step span per step and an "HTTP <METHOD>" span per attempt, whose context \
+            is sent as the W3C traceparent header so the servers' spans join the trace.
+
             Exit status: 0 when the run succeeds, 1 when it fails, 2 when the file, an input or \
-            an argument is invalid.
+            an argument is invalid or a report file cannot be written.
 
             Examples:
               flowrun run workflows/banking.yaml --input token=t-123 --env-file .env
               BANK_URL=https://bank.example flowrun run workflows/banking.yaml \\
                   --mock workflows/banking.mock.yaml --inputs workflows/banking.inputs.json
               flowrun run wf.yaml --inputs inputs.yaml --format json > report.json
+              flowrun run wf.yaml --junit-out results.xml --trace-out trace.jsonl
             """
     )
 
@@ -51,8 +61,22 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "A mock stub file (*.mock.yaml): answer requests in-process, with no network. Implies --dispatcher mock.")
     var mock: String?
 
-    @Option(help: "How to print the result: human, or json (outputs and the full run report).")
+    @Option(
+        help: """
+            How to print the result: human, json (the full run report), junit (JUnit XML), \
+            or github (GitHub Actions annotations).
+            """)
     var format: RunOutputFormat = .human
+
+    @Option(
+        name: .customLong("junit-out"),
+        help: ArgumentHelp("Also write a JUnit XML report, a test case per step, to this file.", valueName: "file"))
+    var junitOut: String?
+
+    @Option(
+        name: .customLong("trace-out"),
+        help: ArgumentHelp("Write the run's trace spans to this file, one JSON object per line.", valueName: "file"))
+    var traceOut: String?
 
     @Flag(help: "Do not verify TLS certificates. Only for test servers you control.")
     var insecure = false
@@ -71,7 +95,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = logging.makeLogger()
-        let plan = try PlanLoader(commandName: "run").load(file)
+        let plan = try PlanLoader(commandName: "run", format: format == .github ? .github : .human).load(file)
         let inputs = try RunInputs(plan: plan).collect(pairs: inputPairs, file: inputsFile)
         var environment = ProcessInfo.processInfo.environment
         if let envFile {
@@ -87,6 +111,20 @@ struct RunCommand: AsyncParsableCommand {
             registry.register(try MockDispatcher(stubs: loadStubs(mock)), as: "mock")
             selected = selected ?? "mock"
         }
+        // Report files are created before the first request, so a bad path fails before anything is sent.
+        if let junitOut, !FileManager.default.createFile(atPath: junitOut, contents: nil) {
+            Self.fail("cannot write the JUnit report to \(junitOut)")
+        }
+        let tracer: JSONLinesTracer? = traceOut.map { path in
+            do {
+                let tracer = try JSONLinesTracer(path: path)
+                InstrumentationSystem.bootstrap(tracer)
+                return tracer
+            } catch {
+                Self.fail("cannot write the trace to \(path)")
+            }
+        }
+        defer { tracer?.close() }
         let printer = RunPrinter(format: format, stderrIsTerminal: Terminal.isColorTerminal(STDERR_FILENO))
         let (report, interrupted) = try await AsyncHTTPClientDispatcher.withDispatcher(insecure: insecure) { http in
             registry.register(http, as: "http")
@@ -102,6 +140,13 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         printer.finish(report)
+        if let junitOut {
+            do {
+                try Data(JUnitXML.render([JUnitXML.runSuite(report)]).utf8).write(to: URL(fileURLWithPath: junitOut))
+            } catch {
+                Self.fail("cannot write the JUnit report to \(junitOut): \(error.localizedDescription)")
+            }
+        }
         if interrupted { throw ExitCode(130) }  // The shell convention for "ended by SIGINT".
         if let error = report.error {
             // Inputs that fail their schema are a usage error: nothing was sent.
@@ -132,4 +177,8 @@ enum RunOutputFormat: String, CaseIterable, ExpressibleByArgument {
     case human
     /// One JSON document: outputs and the run report.
     case json
+    /// JUnit XML: a test suite for the run, a test case per step.
+    case junit
+    /// GitHub Actions annotations: the error of a failed run, or a notice on success; step lines on standard error.
+    case github
 }

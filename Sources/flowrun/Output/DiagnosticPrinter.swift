@@ -25,6 +25,10 @@ struct DiagnosticPrinter {
     var showsSummary = true
     /// Whether to print each workflow's ``PolicyAnalysis`` after the findings (`--explain`).
     var explains = false
+    /// Whether warnings fail a file too (`--strict`), which decides the failed JUnit test cases.
+    var strict = false
+    /// The subcommand that found the diagnostics, named in GitHub annotation titles (`flowrun lint (code)`).
+    var commandName = "lint"
 
     /// Renders all reports, ending with a summary line in human format.
     func render(_ reports: [FileReport]) -> String {
@@ -32,6 +36,8 @@ struct DiagnosticPrinter {
         case .human: human(reports)
         case .json: json(reports)
         case .github: github(reports)
+        case .sarif: SARIFLog.render(reports)
+        case .junit: JUnitXML.render([JUnitXML.lintSuite(reports, strict: strict)])
         }
     }
 
@@ -137,30 +143,20 @@ struct DiagnosticPrinter {
         var out = ""
         for report in reports {
             for diagnostic in report.diagnostics {
-                let command = diagnostic.severity == .error ? "error" : "warning"
-                var properties = ["file=\(escapeProperty(report.path))"]
+                var properties = [(name: "file", value: report.path)]
                 if let location = diagnostic.location {
-                    properties.append("line=\(location.line)")
-                    properties.append("col=\(location.column)")
+                    properties.append(("line", String(location.line)))
+                    properties.append(("col", String(location.column)))
                 }
-                properties.append("title=\(escapeProperty("flowrun lint (\(diagnostic.code))"))")
-                out += "::\(command) \(properties.joined(separator: ","))::\(escapeData(diagnostic.message))\n"
+                properties.append(("title", "flowrun \(commandName) (\(diagnostic.code))"))
+                out += WorkflowCommand(
+                    command: diagnostic.severity == .error ? "error" : "warning", properties: properties,
+                    message: diagnostic.message
+                ).line
             }
         }
         // The tables are plain log lines in a GitHub Actions log; only `::` lines become annotations.
         if explains { out += (out.isEmpty ? "" : "\n") + explanations(reports) }
         return out
-    }
-
-    /// Escapes a workflow-command message, as the GitHub Actions toolkit does.
-    private func escapeData(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25")
-            .replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
-    }
-
-    /// Escapes a workflow-command property, which also may not contain `:` or `,`.
-    private func escapeProperty(_ text: String) -> String {
-        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 }

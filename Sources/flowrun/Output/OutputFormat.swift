@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// How a command prints its findings.
+/// How `flowrun lint` prints its findings.
 enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
     /// Compiler-style lines with the source line and a caret, for people.
     case human
@@ -8,4 +8,8 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
     case json
     /// GitHub Actions workflow commands (`::error file=…::`), which annotate the pull request.
     case github
+    /// A SARIF 2.1.0 log, for GitHub code scanning and other static-analysis dashboards.
+    case sarif
+    /// JUnit XML, for CI test reports: a test case per file.
+    case junit
 }

@@ -4,9 +4,10 @@ import Synchronization
 
 /// Prints a run as it happens: a line per finished step, then the outputs or the error.
 ///
-/// Step lines go to standard error (progress), the outputs or JSON report to
-/// standard output, so `flowrun run … > out.json` captures only the result.
-/// When standard error is a terminal, a status line below the step lines
+/// Step lines go to standard error (progress), the outputs, JSON report, JUnit XML or
+/// GitHub annotations to standard output, so `flowrun run … > out.json` captures only
+/// the result. Step lines are printed in human and github format (a CI log reads well
+/// with them). When standard error is a terminal, a status line below the step lines
 /// shows the steps still running.
 final class RunPrinter: RunObserver {
     let format: RunOutputFormat
@@ -18,8 +19,11 @@ final class RunPrinter: RunObserver {
         self.isTerminal = stderrIsTerminal
     }
 
+    /// Whether step lines are printed to standard error.
+    private var showsProgress: Bool { format == .human || format == .github }
+
     func stepStarted(_ stepID: String) {
-        guard format == .human else { return }
+        guard showsProgress else { return }
         let names = running.withLock { list in
             list.append(stepID)
             return list
@@ -27,9 +31,9 @@ final class RunPrinter: RunObserver {
         statusLine(names)
     }
 
-    /// Prints one line for a finished step (human format only).
+    /// Prints one line for a finished step (human and github format).
     func stepFinished(_ step: StepReport) {
-        guard format == .human else { return }
+        guard showsProgress else { return }
         let names = running.withLock { list in
             list.removeAll { $0 == step.id }
             return list
@@ -56,12 +60,16 @@ final class RunPrinter: RunObserver {
         statusLine(names)
     }
 
-    /// Prints the outputs (or error) in human format, or the whole report as JSON.
+    /// Prints the outputs (or error) in human format, the whole report as JSON or JUnit XML, or the annotations.
     func finish(_ report: RunReport) {
         write(clearing)
         switch format {
         case .json:
             FileHandle.standardOutput.write(Data((RunReportJSON.encode(report).serialized(pretty: true) + "\n").utf8))
+        case .junit:
+            FileHandle.standardOutput.write(Data(JUnitXML.render([JUnitXML.runSuite(report)]).utf8))
+        case .github:
+            FileHandle.standardOutput.write(Data(RunAnnotations.render(report).utf8))
         case .human:
             if let error = report.error {
                 var text = error.description

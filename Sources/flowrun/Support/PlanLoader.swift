@@ -9,6 +9,8 @@ import Foundation
 struct PlanLoader {
     /// The subcommand's name, which prefixes messages that have no location (`flowrun run: ...`).
     var commandName: String
+    /// How to print the file's errors: `human` to standard error, or `github` annotations to standard output.
+    var format: OutputFormat = .human
 
     /// Reads and compiles `file`.
     ///
@@ -28,8 +30,15 @@ struct PlanLoader {
         let result = compiler.check(bytes: source.bytes, path: file)
         let errors = result.diagnostics.filter { $0.severity == .error }
         if let plan = result.plan, errors.isEmpty { return plan }
+        let report = DiagnosticPrinter.FileReport(source: source, path: file, diagnostics: errors)
+        if format == .github {
+            // Annotations are read from standard output; they point at the lines of the workflow file.
+            var printer = DiagnosticPrinter(format: .github, color: false, showsSummary: false)
+            printer.commandName = commandName
+            FileHandle.standardOutput.write(Data(printer.render([report]).utf8))
+        }
         let printer = DiagnosticPrinter(format: .human, color: Terminal.isColorTerminal(STDERR_FILENO), showsSummary: false)
-        FileHandle.standardError.write(Data(printer.render([.init(source: source, path: file, diagnostics: errors)]).utf8))
+        FileHandle.standardError.write(Data(printer.render([report]).utf8))
         throw ExitCode(2)
     }
 }

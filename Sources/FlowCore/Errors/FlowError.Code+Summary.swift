@@ -1,0 +1,48 @@
+extension FlowError.Code {
+    /// A one-sentence description of the kind of problem, or `nil` for a code flowrun does not define.
+    ///
+    /// Reports that describe each code once use it, such as the `shortDescription`
+    /// of a SARIF rule (`flowrun lint --format sarif`). The text is the same for
+    /// every error of the code; the error's ``FlowError/message`` says what went
+    /// wrong in a particular case.
+    ///
+    /// ```swift
+    /// FlowError.Code.unknownStep.summary  // "A reference names a step that the workflow does not declare."
+    /// FlowError.Code("my-check").summary  // nil
+    /// ```
+    public var summary: String? {
+        Self.summaries[name]
+    }
+
+    /// The summaries of the built-in codes, by name.
+    private static let summaries: [String: String] = [
+        unreadableFile.name: "The file could not be read.",
+        invalidYAML.name: "The text is not well-formed YAML.",
+        duplicateKey.name: "A mapping declares the same key twice.",
+        limitExceeded.name: "The file exceeds a loader limit: size, nesting depth or alias expansion.",
+        typeMismatch.name: "A value has the wrong YAML shape or type.",
+        missingKey.name: "A required key is missing.",
+        unknownKey.name: "A mapping has a key that the workflow format does not define.",
+        invalidValue.name: "A value has the right type but is not allowed.",
+        unsupportedVersion.name: "The flowrun format version is missing or not supported.",
+        invalidExpression.name: "A runtime expression is malformed.",
+        unknownStep.name: "A reference names a step that the workflow does not declare.",
+        unknownReference.name: "A reference names a type, server, interceptor, policy or var that is not declared.",
+        bindingTypeMismatch.name: "A binding reads a value whose declared type cannot flow where it is bound.",
+        dependencyCycle.name: "Steps depend on each other in a cycle.",
+        duplicateName.name: "Two declarations share one name.",
+        unused.name: "A declaration is never used.",
+        unreachable.name: "A step can never run.",
+        transport.name: "No response arrived: the connection failed or the body was too large.",
+        attemptTimeout.name: "An attempt took longer than its policy's attempt timeout.",
+        totalTimeout.name: "A step or the run took longer than its total timeout or deadline.",
+        httpStatus.name: "The response status is not one the step declares as a success.",
+        decode.name: "The response body is not the JSON the step declares.",
+        validation.name: "A value does not match its declared type.",
+        binding.name: "A binding could not be evaluated.",
+        circuitOpen.name: "The circuit breaker is open, so no request was sent.",
+        cancelled.name: "The run was cancelled.",
+        interceptor.name: "An interceptor failed.",
+        unsupported.name: "The workflow asks for something this build cannot do.",
+    ]
+}

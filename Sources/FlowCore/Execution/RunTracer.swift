@@ -1,0 +1,48 @@
+import Tracing
+
+/// The tracer of one run, or none when nobody listens, so that a run without tracing pays
+/// for no spans at all.
+///
+/// The engine resolves its tracer once per run. When that is swift-distributed-tracing's
+/// `NoOpTracer` — what `InstrumentationSystem.tracer` returns until an application
+/// bootstraps one — every ``withSpan(_:ofKind:_:)`` calls its operation directly with `nil`,
+/// and ``inject(into:)`` does nothing.
+struct RunTracer: Sendable {
+    /// The tracer, or `nil` when tracing is off.
+    let tracer: (any Tracer)?
+
+    /// Wraps `tracer`, turning tracing off when it is a `NoOpTracer`.
+    init(_ tracer: any Tracer) {
+        self.tracer = tracer is NoOpTracer ? nil : tracer
+    }
+
+    /// Runs `operation` in a span named `name`, a child of the task's current span.
+    ///
+    /// The span is the task's current span while `operation` runs, so spans started in
+    /// `operation` and in its child tasks are its children; it ends when `operation` returns.
+    func withSpan<T>(_ name: String, ofKind kind: SpanKind, _ operation: ((any Span)?) async -> T) async -> T {
+        guard let tracer else { return await operation(nil) }
+        return await Self.withSpan(name, kind, in: tracer, operation)
+    }
+
+    /// Adds the current span's context to `headers` (W3C `traceparent` for most tracers), so
+    /// the server can continue the trace.
+    func inject(into headers: inout HeaderFields) {
+        guard let tracer, let context = InstrumentationContext.current else { return }
+        tracer.inject(context, into: &headers, using: HeaderFieldsInjector())
+    }
+
+    /// Opens the existential so the tracer's own `withSpan` (with its concrete span type) runs.
+    private static func withSpan<Traced: Tracer, T>(
+        _ name: String, _ kind: SpanKind, in tracer: Traced, _ operation: ((any Span)?) async -> T
+    ) async -> T {
+        await tracer.withSpan(name, ofKind: kind) { span in await operation(span) }
+    }
+}
+
+/// Writes a tracer's propagation fields into ``HeaderFields``, replacing fields of the same name.
+struct HeaderFieldsInjector: Injector {
+    func inject(_ value: String, forKey key: String, into carrier: inout HeaderFields) {
+        carrier.set(key, value)
+    }
+}

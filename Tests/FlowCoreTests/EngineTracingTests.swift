@@ -1,0 +1,295 @@
+import InMemoryTracing
+import Logging
+import Synchronization
+import Testing
+import Tracing
+@testable import FlowCore
+
+private let secret = "s3cret-token-7f2a"
+
+/// A token input marked secret that reaches a URL path, a bearer header and an error body; a
+/// retried step; a 401 that runs an on-demand refresh step; and a fallback.
+private let traced = """
+    flowrun: 1
+    name: traced
+    inputs:
+      type: object
+      required: [token]
+      properties:
+        token: { type: string, format: password }
+    servers:
+      api: "https://api.test:8443/v1"
+    vars:
+      token: $inputs.token
+    interceptors:
+      auth: { bearer: $vars.token }
+      key: { apiKey: { query: api_key, value: $inputs.token } }
+      refresh: { when: { status: 401 }, run: renew, then: replay }
+    policies:
+      retrying:
+        retry: { when: { status: 503 }, attempts: 3, delay: 5ms }
+    defaults:
+      server: api
+      interceptors: [auth, key, refresh]
+    steps:
+      - id: user
+        request: { method: GET, path: "/users/{$inputs.token}" }
+        outputs: { id: $response.body#/id }
+      - id: orders
+        policy: retrying
+        request: { method: PUT, path: "/orders/{$steps.user.outputs.id}", body: { n: 1 } }
+        outputs: { count: $response.body#/count }
+      - id: extras
+        after: [orders]
+        request: { method: GET, path: /extras }
+        outputs: { list: $response.body#/list }
+      - id: renew
+        on-demand: true
+        interceptors: []
+        request: { method: POST, path: /token }
+        set: { token: $response.body#/token }
+    catch:
+      - when: { step: extras }
+        fallback: { list: [] }
+    outputs:
+      count: $steps.orders.outputs.count
+      list: $steps.extras.outputs.list
+    """
+
+/// The API behind ``traced``: 401 until the token is renewed, one 503 for orders, a 500 quoting the token for extras.
+private func tracedDispatcher() -> ScriptedDispatcher {
+    let ordersCalls = Atomic(0)
+    return ScriptedDispatcher { request, _ in
+        let fresh = request.headers["Authorization"] == "Bearer fresh-token"
+        switch request.path {
+        case "/v1/token":
+            return json(200, #"{"token":"fresh-token"}"#)
+        case _ where !fresh:
+            return json(401, #"{"message":"expired"}"#)
+        case "/v1/users/\(secret)":
+            return json(200, #"{"id":"u1"}"#)
+        case "/v1/orders/u1":
+            let call = ordersCalls.add(1, ordering: .relaxed).newValue
+            return call == 1 ? json(503, #"{"message":"busy"}"#) : json(200, #"{"count":3}"#)
+        default:
+            return json(500, #"{"message":"broken for \#(secret)"}"#)
+        }
+    }
+}
+
+/// Runs ``traced`` with an in-memory tracer and returns the finished spans and the requests.
+private func tracedRun(
+    logger: Logger = Logger(label: "test")
+) async throws -> (report: RunReport, spans: [FinishedInMemorySpan], requests: [StepRequest]) {
+    let tracer = InMemoryTracer()
+    let dispatcher = tracedDispatcher()
+    let engine = Engine(
+        dispatchers: DispatcherRegistry(["http": dispatcher]), logger: logger, maxConcurrentSteps: 1, tracer: tracer)
+    let report = await engine.run(try plan(traced), inputs: ["token": .string(secret)], environment: [:])
+    return (report, tracer.finishedSpans, dispatcher.requests)
+}
+
+extension FinishedInMemorySpan {
+    fileprivate func string(_ name: String) -> String? {
+        if case .string(let value) = attributes.get(name) { return value }
+        return nil
+    }
+
+    fileprivate func int(_ name: String) -> Int64? {
+        switch attributes.get(name) {
+        case .int64(let value): value
+        case .int32(let value): Int64(value)
+        default: nil
+        }
+    }
+
+    /// Every text the span would export: name, attribute values, status message, events and errors.
+    fileprivate var allText: [String] {
+        var texts = [operationName]
+        attributes.forEach { name, value in texts.append("\(name)=\(value)") }
+        if let message = status?.message { texts.append(message) }
+        for event in events {
+            texts.append(event.name)
+            event.attributes.forEach { name, value in texts.append("\(name)=\(value)") }
+        }
+        texts += errors.map { "\($0.error)" }
+        return texts
+    }
+}
+
+struct EngineTracingTests {
+    @Test func aRunIsOneSpanWithAChildPerStepAndAGrandchildPerAttempt() async throws {
+        let (report, spans, _) = try await tracedRun()
+        #expect(report.succeeded, "\(String(describing: report.error))")
+
+        let runs = spans.filter { $0.operationName == "flowrun.run" }
+        let run = try #require(runs.first)
+        #expect(runs.count == 1)
+        #expect(run.parentSpanID == nil)
+        #expect(run.string("flowrun.workflow.name") == "traced")
+        #expect(run.string("flowrun.workflow.path") == "test.yaml")
+        #expect(run.string("flowrun.run.status") == "succeeded")
+        #expect(Set(spans.map(\.traceID)) == [run.traceID])
+
+        let steps = spans.filter { $0.operationName == "flowrun.step" }
+        let topLevel = steps.filter { $0.parentSpanID == run.spanID }
+        #expect(topLevel.map { $0.string("flowrun.step.id") } == ["user", "orders", "extras"])
+        #expect(topLevel.map { $0.string("flowrun.step.status") } == ["succeeded", "succeeded", "failed"])
+
+        // Every attempt span is the child of its step's span.
+        func attempts(of step: FinishedInMemorySpan) -> [FinishedInMemorySpan] {
+            spans.filter { $0.parentSpanID == step.spanID && $0.operationName.hasPrefix("HTTP ") }
+        }
+        let orders = try #require(topLevel.first { $0.string("flowrun.step.id") == "orders" })
+        let orderAttempts = attempts(of: orders)
+        #expect(orderAttempts.map(\.operationName) == ["HTTP PUT", "HTTP PUT"])
+        #expect(orderAttempts.map { $0.int("flowrun.attempt") } == [1, 2])
+        #expect(orderAttempts.map { $0.int("http.response.status_code") } == [503, 200])
+        #expect(orderAttempts.map { $0.string("error.type") } == ["http", nil])
+        #expect(orderAttempts.allSatisfy { $0.kind == .client })
+        #expect(orderAttempts[0].status?.code == .error)
+        #expect(orders.int("flowrun.step.attempts") == 2)
+        let retry = try #require(orders.events.first { $0.name == "flowrun.retry" })
+        #expect(retry.attributes.get("flowrun.retry.delay_ms") == .int64(5))
+    }
+
+    @Test func attemptSpansCarryTheHTTPSemanticConventionAttributes() async throws {
+        let (_, spans, _) = try await tracedRun()
+        let attempt = try #require(spans.first { $0.operationName == "HTTP PUT" && $0.int("flowrun.attempt") == 2 })
+        #expect(attempt.string("http.request.method") == "PUT")
+        #expect(attempt.string("url.full") == "https://api.test:8443/v1/orders/u1")
+        #expect(attempt.string("server.address") == "api.test")
+        #expect(attempt.int("server.port") == 8443)
+        #expect(attempt.int("http.response.status_code") == 200)
+        #expect(attempt.status?.code != .error)
+    }
+
+    @Test func theRefreshStepIsAChildOfTheAttemptThatNeededIt() async throws {
+        let (_, spans, _) = try await tracedRun()
+        let renew = try #require(spans.first { $0.string("flowrun.step.id") == "renew" })
+        let parent = try #require(spans.first { $0.spanID == renew.parentSpanID })
+        #expect(parent.operationName == "HTTP GET")
+        let user = try #require(spans.first { $0.spanID == parent.parentSpanID })
+        #expect(user.string("flowrun.step.id") == "user")
+        #expect(renew.attributes.get("flowrun.step.refresh") == .bool(true))
+    }
+
+    @Test func aCatchRuleThatRecoversAStepIsAnEventOfTheRunSpan() async throws {
+        let (_, spans, _) = try await tracedRun()
+        let run = try #require(spans.first { $0.operationName == "flowrun.run" })
+        let event = try #require(run.events.first { $0.name == "flowrun.catch" })
+        #expect(event.attributes.get("flowrun.step.id") == .string("extras"))
+        #expect(event.attributes.get("flowrun.catch.action") == .string("fallback"))
+        #expect(event.attributes.get("error.type") == .string("http"))
+        let extras = try #require(spans.first { $0.string("flowrun.step.id") == "extras" })
+        #expect(extras.string("error.type") == "http")
+        #expect(extras.status?.code == .error)
+    }
+
+    @Test func everyRequestCarriesTheContextOfItsAttemptSpan() async throws {
+        let (_, spans, requests) = try await tracedRun()
+        let attemptSpans = spans.filter { $0.operationName.hasPrefix("HTTP ") }
+        #expect(requests.count == attemptSpans.count + 1)  // The replay after the refresh is the same attempt.
+        for request in requests {
+            let spanID = try #require(request.headers[InMemoryTracer.spanIDKey], "\(request.url)")
+            let span = try #require(attemptSpans.first { $0.spanID == spanID })
+            #expect(request.headers[InMemoryTracer.traceIDKey] == span.traceID)
+            #expect(span.string("http.request.method") == request.method)
+        }
+    }
+
+    @Test func noSecretReachesASpan() async throws {
+        let (report, spans, requests) = try await tracedRun()
+        // The secret was sent: in a path, and as the api_key query parameter.
+        #expect(requests.contains { $0.url.contains(secret) })
+        #expect(report.steps.count >= 4)
+        let urls = spans.compactMap { $0.string("url.full") }
+        #expect(urls.contains("https://api.test:8443/v1/users/***"))
+        for span in spans {
+            for text in span.allText {
+                #expect(!text.contains(secret), "\(span.operationName): \(text)")
+            }
+        }
+    }
+
+    @Test func withoutATracerNoHeaderIsAdded() async throws {
+        let dispatcher = tracedDispatcher()
+        let engine = Engine(
+            dispatchers: DispatcherRegistry(["http": dispatcher]), logger: Logger(label: "test"),
+            tracer: NoOpTracer())
+        let report = await engine.run(try plan(traced), inputs: ["token": .string(secret)], environment: [:])
+        #expect(report.succeeded)
+        let names = Set(dispatcher.requests.flatMap { $0.headers.map { $0.name.lowercased() } })
+        #expect(names.contains("authorization"))
+        #expect(!names.contains { $0 == "traceparent" || $0.hasPrefix("in-memory") })
+    }
+
+    @Test func debugAndTraceLogsNameTheStepAndAttemptButNoSecret() async throws {
+        let capture = CapturedLogs()
+        var logger = Logger(label: "test") { _ in capture.handler() }
+        logger.logLevel = .trace
+        let (report, _, _) = try await tracedRun(logger: logger)
+        #expect(report.succeeded)
+        let entries = capture.entries
+        let finished = entries.filter { $0.message == "attempt finished" }
+        #expect(finished.count >= 5)
+        #expect(finished.allSatisfy { $0.metadata["step"] != nil && $0.metadata["attempt"] != nil })
+        let sending = try #require(entries.first { $0.message == "sending request" })
+        #expect(sending.metadata["step"] != nil && sending.metadata["attempt"] != nil)
+        #expect(entries.contains { $0.message == "step finished" && $0.metadata["status"] == "succeeded" })
+        for entry in entries {
+            #expect(!entry.text.contains(secret), "\(entry.text)")
+        }
+    }
+
+    @Test(arguments: [
+        ("https://api.test/v1", "api.test", 443),
+        ("http://api.test:8080/x?y=1", "api.test", 8080),
+        ("https://user:pw@api.test:9/x", "api.test", 9),
+        ("http://[::1]:8080/x", "::1", 8080),
+        ("http://[::1]/x", "::1", 80),
+    ])
+    func serverAddressAndPortComeFromTheURL(url: String, host: String, port: Int) {
+        let server = RunTracer.server(of: url)
+        #expect(server?.host == host)
+        #expect(server?.port == port)
+    }
+}
+
+/// Every log entry of the loggers made with ``handler()``, for assertions.
+final class CapturedLogs: Sendable {
+    struct Entry: Sendable {
+        var level: Logger.Level
+        var message: String
+        var metadata: [String: String]
+
+        var text: String { "\(message) \(metadata.sorted { $0.key < $1.key })" }
+    }
+
+    /// A log handler that appends to this store; like any handler, its metadata is a value.
+    struct Handler: LogHandler {
+        let store: CapturedLogs
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let all = metadata.merging(event.metadata ?? [:]) { $1 }
+            store.append(Entry(level: event.level, message: "\(event.message)", metadata: all.mapValues { "\($0)" }))
+        }
+    }
+
+    private let list = Mutex<[Entry]>([])
+
+    var entries: [Entry] { list.withLock { $0 } }
+
+    func handler() -> Handler { Handler(store: self) }
+
+    private func append(_ entry: Entry) {
+        list.withLock { $0.append(entry) }
+    }
+}
