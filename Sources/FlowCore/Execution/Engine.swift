@@ -32,6 +32,12 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     public var unixTime: @Sendable () -> Int64
     /// When set, every step uses this dispatcher, whatever its `dispatcher:` says (the CLI's `--dispatcher`).
     public var dispatcherOverride: String?
+    /// Draws the random part of a retry delay: a number from zero to `upperBound` seconds.
+    ///
+    /// Retry rules with `jitter: full` or `equal` call it; by default it draws uniformly.
+    /// Tests replace it to make delays exact: `{ $0 }` gives every jittered delay its
+    /// maximum, which is the computed backoff.
+    public var jitter: @Sendable (_ upperBound: Double) -> Double
     /// The circuit breakers, shared by every run of this engine (and of its copies).
     let circuitBreakers: CircuitBreakers<C>
 
@@ -55,6 +61,7 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
         self.logger = logger
         self.maxConcurrentSteps = max(1, maxConcurrentSteps)
         self.unixTime = WallClock.unixTime
+        self.jitter = { Double.random(in: 0...$0) }
         self.circuitBreakers = CircuitBreakers(clock: clock)
     }
 
