@@ -12,6 +12,7 @@ let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathCo
 switch arguments.first {
 case "lint":
     try LintBenchmark(flowrun: products.appendingPathComponent("flowrun").path).run()
+case "test": try TestBenchmark(flowrun: products.appendingPathComponent("flowrun").path).run()
 default:
     print("""
         usage: flowrun-benchmarks lint
