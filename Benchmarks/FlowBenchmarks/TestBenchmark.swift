@@ -31,7 +31,8 @@ struct TestBenchmark {
         let one = try Timing.best(of: 10) {
             try Timing.run(flowrun, ["test", folder.appendingPathComponent("wf-0.test.yaml").path])
         }
-        print(String(format: "flowrun test, 1 file of %d cases: %7.1f ms wall (best of 10)", Self.casesPerFile, one * 1000))
+        print(String(format: "flowrun test, 1 file of %d cases: %7.1f ms wall (best of 10)",
+                     Self.casesPerFile, one * 1000))
     }
 
     /// A chain of five GETs, each reading the previous step's output, behind auth and a refresh interceptor.

@@ -16,7 +16,7 @@ struct FlowRun: AsyncParsableCommand {
             Examples:
               flowrun lint workflows/                 Check every workflow in a folder.
               flowrun lint --format github wf.yaml    Annotate a GitHub Actions run.
-              flowrun test workflows/                 Run the *.test.yaml files: no network, virtual time.
+              flowrun test workflows/                 Run the tests: stubs, virtual time.
               flowrun schema > workflow.schema.json   The JSON Schema, for editors.
               flowrun graph wf.yaml                   Draw the steps as a Mermaid flowchart.
 

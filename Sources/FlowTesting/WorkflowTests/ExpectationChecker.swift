@@ -38,10 +38,12 @@ struct ExpectationChecker {
                 differences.append("kind: expected \(kind), actual \(error.code.name)")
             }
             if let step = expected.step?.value, step != error.stepID {
-                differences.append("step: expected \(step), actual \(error.stepID ?? "none (the run failed before any step)")")
+                let actual = error.stepID ?? "none (the run failed before any step)"
+                differences.append("step: expected \(step), actual \(actual)")
             }
             if let status = expected.status, status != error.status {
-                differences.append("status: expected \(status), actual \(error.status.map(String.init) ?? "none (no response)")")
+                let actual = error.status.map(String.init) ?? "none (no response)"
+                differences.append("status: expected \(status), actual \(actual)")
             }
             if let message = expected.message, !error.message.contains(message) {
                 differences.append("message: expected it to contain '\(message)'")
@@ -90,7 +92,9 @@ struct ExpectationChecker {
     }
 
     /// Appends a line for every place where `actual` does not contain (or, `exact`, equal) `expected`.
-    static func diff(_ expected: JSONValue, _ actual: JSONValue, exact: Bool, at path: [String], into lines: inout [String]) {
+    static func diff(
+        _ expected: JSONValue, _ actual: JSONValue, exact: Bool, at path: [String], into lines: inout [String]
+    ) {
         let pointer = JSONPointer(tokens: path).description
         switch (expected, actual) {
         case (.object(let expected), .object(let actual)):
@@ -122,7 +126,8 @@ struct ExpectationChecker {
             }
         default:
             if expected != actual {
-                lines.append("\(pointer.isEmpty ? "/" : pointer): expected \(render(expected)), actual \(render(actual))")
+                let place = pointer.isEmpty ? "/" : pointer
+                lines.append("\(place): expected \(render(expected)), actual \(render(actual))")
             }
         }
     }
@@ -186,9 +191,9 @@ struct ExpectationChecker {
         for (name, values) in match.query.sorted(by: { $0.key < $1.key }) {
             let actual = request.query.filter { $0.name == name }.map(\.value)
             if actual != values {
+                let found = actual.joined(separator: ","), wanted = values.joined(separator: ",")
                 reasons.append(actual.isEmpty
-                    ? "query parameter \(name) is missing"
-                    : "query parameter \(name) is \(actual.joined(separator: ",")), expected \(values.joined(separator: ","))")
+                    ? "query parameter \(name) is missing" : "query parameter \(name) is \(found), expected \(wanted)")
             }
         }
         for (name, value) in match.headers.sorted(by: { $0.key < $1.key }) {
@@ -222,7 +227,9 @@ struct ExpectationChecker {
                 .flatMap { name, values in values.map { "\(name)=\($0)" } }.joined(separator: "&")
         }
         var conditions: [String] = []
-        for (name, value) in match.headers.sorted(by: { $0.key < $1.key }) { conditions.append("header \(name): \(value)") }
+        for (name, value) in match.headers.sorted(by: { $0.key < $1.key }) {
+            conditions.append("header \(name): \(value)")
+        }
         if let body = match.body { conditions.append("body containing \(render(body))") }
         if let step = expected.step { conditions.append("from step \(step.value)") }
         return conditions.isEmpty ? text : text + " with " + conditions.joined(separator: ", ")
@@ -268,22 +275,24 @@ struct ExpectationChecker {
             return nil
         case .exactly(let expected):
             guard actual != expected else { return nil }
-            return WorkflowTestFailure(
-                .elapsed, "expected the run to take \(Self.text(expected)) of virtual time, it took \(Self.text(actual))",
-                details: Self.delays(report))
+            return Self.elapsedFailure("\(Self.text(expected))", actual, report)
         case .within(let minimum, let maximum):
             if let minimum, actual < minimum {
-                return WorkflowTestFailure(
-                    .elapsed, "expected the run to take at least \(Self.text(minimum)) of virtual time, it took \(Self.text(actual))",
-                    details: Self.delays(report))
+                return Self.elapsedFailure("at least \(Self.text(minimum))", actual, report)
             }
             if let maximum, actual > maximum {
-                return WorkflowTestFailure(
-                    .elapsed, "expected the run to take at most \(Self.text(maximum)) of virtual time, it took \(Self.text(actual))",
-                    details: Self.delays(report))
+                return Self.elapsedFailure("at most \(Self.text(maximum))", actual, report)
             }
             return nil
         }
+    }
+
+    private static func elapsedFailure(
+        _ expected: String, _ actual: Duration, _ report: RunReport
+    ) -> WorkflowTestFailure {
+        WorkflowTestFailure(
+            .elapsed, "expected the run to take \(expected) of virtual time, it took \(text(actual))",
+            details: delays(report))
     }
 
     /// Where the time went: each retry delay, by step and attempt.

@@ -35,12 +35,12 @@ struct WorkflowTestDecoder {
     /// Every problem found, the stub decoder's included, in file order (problems in stub files after).
     var sortedDiagnostics: [Diagnostic] {
         let all = diagnostics + stubDecoder.diagnostics
-        return all.enumerated().sorted { lhs, rhs in
-            let (left, right) = (lhs.element.location, rhs.element.location)
-            let leftKey = (left?.path == path ? 0 : 1, left?.path ?? "", left?.line ?? 0, left?.column ?? 0, lhs.offset)
-            let rightKey = (right?.path == path ? 0 : 1, right?.path ?? "", right?.line ?? 0, right?.column ?? 0, rhs.offset)
-            return leftKey < rightKey
-        }.map(\.element)
+        func key(_ entry: (offset: Int, element: Diagnostic)) -> (Int, String, Int, Int, Int) {
+            let location = entry.element.location
+            return (location?.path == path ? 0 : 1, location?.path ?? "", location?.line ?? 0, location?.column ?? 0,
+                    entry.offset)
+        }
+        return all.enumerated().sorted { key($0) < key($1) }.map(\.element)
     }
 
     /// Decodes a test file from its root node.
@@ -51,11 +51,12 @@ struct WorkflowTestDecoder {
             report(.typeMismatch, "the test file is empty; expected a mapping that starts with 'flowrun-test: 1'", root)
             return nil
         }
-        guard let top = reader(root, "the test file", Self.topLevelKeys, required: ["flowrun-test", "workflow", "cases"])
-        else { return nil }
+        let required = ["flowrun-test", "workflow", "cases"]
+        guard let top = reader(root, "the test file", Self.topLevelKeys, required: required) else { return nil }
         if let node = top["flowrun-test"], !Self.isSupportedVersion(node) {
             let found = node.scalar?.text ?? node.kindDescription
-            report(.unsupportedVersion, "unsupported test format version \(found); this flowrun reads 'flowrun-test: 1'", node)
+            report(.unsupportedVersion,
+                   "unsupported test format version \(found); this flowrun reads 'flowrun-test: 1'", node)
         }
         let workflow = top["workflow"].flatMap { node in
             string(node, "'workflow'").map { Located($0, at: node.location) }
@@ -116,7 +117,8 @@ struct WorkflowTestDecoder {
                 runs = count
             } else {
                 report(.invalidValue,
-                       "expected 'runs' of \(label) to be a number of runs from 1 to \(Self.maxRuns), found \(node.kindDescription)",
+                       "expected 'runs' of \(label) to be a number of runs from 1 to \(Self.maxRuns), "
+                           + "found \(node.kindDescription)",
                        node)
             }
         }
@@ -171,7 +173,8 @@ struct WorkflowTestDecoder {
             for entry in namedEntries(node, "'attempts'", diagnostics: &diagnostics) ?? [] {
                 guard case .int(let count)? = entry.value.scalar?.value, count >= 0 else {
                     report(.typeMismatch,
-                           "expected the attempts of step '\(entry.name.value)' to be a number, found \(entry.value.kindDescription)",
+                           "expected the attempts of step '\(entry.name.value)' to be a number, "
+                               + "found \(entry.value.kindDescription)",
                            entry.value)
                     continue
                 }
@@ -207,7 +210,8 @@ struct WorkflowTestDecoder {
                        node)
             default:
                 report(.typeMismatch,
-                       "expected 'outcome' to be success, failure or { failure: { ... } }, found \(node.kindDescription)",
+                       "expected 'outcome' to be success, failure or { failure: { ... } }, "
+                           + "found \(node.kindDescription)",
                        node)
             }
             return nil
@@ -228,7 +232,9 @@ struct WorkflowTestDecoder {
                        node)
             }
         }
-        if let node = fields["step"], let step = string(node, "'step'") { failure.step = Located(step, at: node.location) }
+        if let node = fields["step"], let step = string(node, "'step'") {
+            failure.step = Located(step, at: node.location)
+        }
         if let node = fields["status"] {
             if case .int(let status)? = node.scalar?.value, (100...599).contains(status) {
                 failure.status = status
@@ -254,7 +260,8 @@ struct WorkflowTestDecoder {
     private mutating func calls(_ node: YAMLNode) -> [WorkflowTestExpectation.Call]? {
         guard let elements = node.sequence else {
             report(.typeMismatch,
-                   "expected 'calls' to be a sequence of calls such as 'GET /user', found \(node.kindDescription)", node)
+                   "expected 'calls' to be a sequence of calls such as 'GET /user', found \(node.kindDescription)",
+                   node)
             return nil
         }
         var calls: [WorkflowTestExpectation.Call] = []
@@ -315,7 +322,8 @@ struct WorkflowTestDecoder {
         let minimum = fields["min"].flatMap { duration($0, "'min'") }
         let maximum = fields["max"].flatMap { duration($0, "'max'") }
         if let minimum, let maximum, minimum > maximum, let node = fields["min"] {
-            report(.invalidValue, "'min' (\(minimum.workflowText)) is longer than 'max' (\(maximum.workflowText))", node)
+            report(.invalidValue,
+                   "'min' (\(minimum.workflowText)) is longer than 'max' (\(maximum.workflowText))", node)
             return nil
         }
         return .within(min: minimum, max: maximum)

@@ -45,7 +45,10 @@ extension WorkflowTestFile {
             for call in expectation.calls ?? [] { call.step.map(checkStep) }
         }
         diagnostics += unreachableStubs(plan)
-        return diagnostics.sorted { ($0.location?.line ?? 0, $0.location?.column ?? 0) < ($1.location?.line ?? 0, $1.location?.column ?? 0) }
+        func place(_ diagnostic: Diagnostic) -> (Int, Int) {
+            (diagnostic.location?.line ?? 0, diagnostic.location?.column ?? 0)
+        }
+        return diagnostics.sorted { place($0) < place($1) }
     }
 
     /// The stubs written in this file (not in a `mock:` file) that no request of the workflow can match.

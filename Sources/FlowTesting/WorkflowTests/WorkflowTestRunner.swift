@@ -129,20 +129,23 @@ public struct WorkflowTestRunner: Sendable {
             result.report = report
             result.calls = calls
             result.elapsed = report.duration
-            result.failures = ExpectationChecker(expectation: testCase.expectation).failures(report: report, calls: calls)
+            let checker = ExpectationChecker(expectation: testCase.expectation)
+            result.failures = checker.failures(report: report, calls: calls)
         case .finished(.virtualTimeout(let calls)):
             result.calls = calls
             result.elapsed = virtualTimeLimit
             result.failures = [WorkflowTestFailure(
                 .virtualTimeout,
-                "the case did not finish within \(ExpectationChecker.text(virtualTimeLimit)) of virtual time, so it was cancelled",
+                "the case did not finish within \(ExpectationChecker.text(virtualTimeLimit)) of virtual time, "
+                    + "so it was cancelled",
                 details: Self.callSummary(calls))]
         case .wallTimeout(let partial):
             if case .ran(_, let calls)? = partial { result.calls = calls }
             if case .virtualTimeout(let calls)? = partial { result.calls = calls }
             result.failures = [WorkflowTestFailure(
                 .wallTimeout,
-                "the case did not finish within \(ExpectationChecker.text(wallTimeLimit)) of real time, so it was cancelled",
+                "the case did not finish within \(ExpectationChecker.text(wallTimeLimit)) of real time, "
+                    + "so it was cancelled",
                 details: Self.callSummary(result.calls))]
         }
         result.wallTime = started.duration(to: .now)
@@ -240,7 +243,9 @@ public struct WorkflowTestRunner: Sendable {
 
     private static func callSummary(_ calls: [RecordedCall]) -> [String] {
         guard !calls.isEmpty else { return ["no calls were made"] }
-        let shown = calls.suffix(10).map { "\($0.request.method) \($0.request.path) (step \($0.stepID), attempt \($0.attempt))" }
+        let shown = calls.suffix(10).map {
+            "\($0.request.method) \($0.request.path) (step \($0.stepID), attempt \($0.attempt))"
+        }
         return ["\(calls.count) calls were made; the last:"] + shown
     }
 }

@@ -37,9 +37,10 @@ public struct WorkflowTestSuite: Sendable {
     /// Reads a test file, its stub files and its workflow from disk, compiles the workflow and lints the test
     /// file against it.
     ///
-    /// Problems of every kind are collected: the test file's format (see ``WorkflowTestFile/check(bytes:path:loader:loadMock:)``),
-    /// its stub files, the workflow's compile errors (its warnings are `flowrun lint`'s business and are left out), and
-    /// the test file's references to the workflow (see ``WorkflowTestFile/lint(against:)``).
+    /// Problems of every kind are collected: the test file's format (see
+    /// ``WorkflowTestFile/check(bytes:path:loader:loadMock:)``), its stub files, the workflow's compile
+    /// errors (its warnings are `flowrun lint`'s business and are left out), and the test file's
+    /// references to the workflow (see ``WorkflowTestFile/lint(against:)``).
     /// - Parameters:
     ///   - path: The test file's path.
     ///   - compiler: The compiler for the workflow; its loader limits apply to the test file too.
@@ -51,7 +52,8 @@ public struct WorkflowTestSuite: Sendable {
         case .success(let read): bytes = read
         case .failure(let error): return LoadResult(suite: nil, diagnostics: [Diagnostic(error)])
         }
-        let checked = WorkflowTestFile.check(bytes: bytes, path: path, loader: YAMLLoader(limits: compiler.loaderLimits))
+        let checked = WorkflowTestFile.check(
+            bytes: bytes, path: path, loader: YAMLLoader(limits: compiler.loaderLimits))
         guard let file = checked.file else { return LoadResult(suite: nil, diagnostics: checked.diagnostics) }
         var diagnostics = checked.diagnostics
         let workflowBytes: [UInt8]

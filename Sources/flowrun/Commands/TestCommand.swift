@@ -25,8 +25,8 @@ struct TestCommand: AsyncParsableCommand {
             invalid, no test files are found, or an argument is wrong.
 
             Examples:
-              flowrun test                                  Every test file under this folder.
-              flowrun test workflows/ --filter refresh      Cases whose "file › name" matches.
+              flowrun test
+              flowrun test workflows/ --filter refresh
               flowrun test --format github --junit-out report.xml workflows/
             """
     )
@@ -124,7 +124,8 @@ struct TestCommand: AsyncParsableCommand {
             do {
                 try Data(xml.utf8).write(to: URL(fileURLWithPath: junitOut))
             } catch {
-                FileHandle.standardError.write(Data("flowrun test: cannot write \(junitOut): \(error.localizedDescription)\n".utf8))
+                let message = "flowrun test: cannot write \(junitOut): \(error.localizedDescription)\n"
+                FileHandle.standardError.write(Data(message.utf8))
                 throw ExitCode(2)
             }
         }

@@ -89,7 +89,9 @@ struct TestReportPrinter {
                 groups.append((path, [diagnostic]))
             }
         }
-        return printer.render(groups.map { .init(source: sources[$0.path], path: $0.path, diagnostics: $0.diagnostics) })
+        return printer.render(groups.map {
+            .init(source: sources[$0.path], path: $0.path, diagnostics: $0.diagnostics)
+        })
     }
 
     private func indent(_ text: String, by prefix: String) -> String {
