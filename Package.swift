@@ -47,7 +47,10 @@ let package = Package(
         ),
         .target(
             name: "FlowTesting",
-            dependencies: ["FlowCore"],
+            dependencies: [
+                "FlowCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(

@@ -20,6 +20,8 @@ do {
     switch arguments.first {
     case "lint":
         try LintBenchmark(flowrun: products.appendingPathComponent("flowrun").path).run()
+    case "test":
+        try TestBenchmark(flowrun: products.appendingPathComponent("flowrun").path).run()
     case "engine":
         var benchmark = EngineBenchmark()
         if let runs = option("runs") { benchmark.runs = runs }
@@ -51,6 +53,8 @@ do {
               http     5,000 runs of user → account → transactions, 32 at a time, through the engine and
                        AsyncHTTPClientDispatcher against a hand-written AsyncHTTPClient loop, one shared
                        client, against an in-process SwiftNIO server on 127.0.0.1
+              test     500 generated test cases (5-step workflows with retries and a refresh) through
+                       `flowrun test`
             """)
         exit(arguments.isEmpty ? 0 : 2)
     }

@@ -6,7 +6,7 @@ import Foundation
 struct FlowRun: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flowrun",
-        abstract: "Lint and run declarative API workflows.",
+        abstract: "Lint, run and test declarative API workflows.",
         discussion: """
             A workflow is a YAML file that declares API steps, how each step's outputs bind to the \
             next step's inputs, the interceptors around every call and the error policies. \
@@ -16,13 +16,14 @@ struct FlowRun: AsyncParsableCommand {
             Examples:
               flowrun lint workflows/                 Check every workflow in a folder.
               flowrun lint --format github wf.yaml    Annotate a GitHub Actions run.
+              flowrun test workflows/                 Run the tests: stubs, virtual time.
               flowrun schema > workflow.schema.json   The JSON Schema, for editors.
               flowrun graph wf.yaml                   Draw the steps as a Mermaid flowchart.
 
             The format reference is docs/workflow-format.md.
             """,
         version: FlowRunVersion.current,
-        subcommands: [LintCommand.self, RunCommand.self, GraphCommand.self, SchemaCommand.self]
+        subcommands: [LintCommand.self, RunCommand.self, TestCommand.self, GraphCommand.self, SchemaCommand.self]
     )
 
     /// Runs the command, mapping usage errors to exit status 2 as the documentation promises.

@@ -48,6 +48,12 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     ///
     /// Span attributes come from the run's redacted reports: no secret reaches a span.
     public var tracer: (any Tracer)?
+    /// Draws the random part of a retry delay: a number from zero to `upperBound` seconds.
+    ///
+    /// Retry rules with `jitter: full` or `equal` call it; by default it draws uniformly.
+    /// Tests replace it to make delays exact: `{ $0 }` gives every jittered delay its
+    /// maximum, which is the computed backoff.
+    public var jitter: @Sendable (_ upperBound: Double) -> Double
     /// The circuit breakers, shared by every run of this engine (and of its copies).
     let circuitBreakers: CircuitBreakers<C>
 
@@ -74,6 +80,7 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
         self.maxConcurrentSteps = max(1, maxConcurrentSteps)
         self.tracer = tracer
         self.unixTime = WallClock.unixTime
+        self.jitter = { Double.random(in: 0...$0) }
         self.circuitBreakers = CircuitBreakers(clock: clock)
     }
 

@@ -70,7 +70,7 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
             plan: plan, dispatchers: engine.dispatchers, dispatcherOverride: engine.dispatcherOverride,
             interceptorRegistry: engine.interceptors, clock: engine.clock, logger: engine.logger,
             builder: RequestBuilder(plan: plan, validator: validator), validator: validator, redactor: redactor,
-            coordinator: RefreshCoordinator(), runStart: start, unixTime: engine.unixTime,
+            coordinator: RefreshCoordinator(), runStart: start, unixTime: engine.unixTime, jitter: engine.jitter,
             secretVariables: secretVariables, nestedReports: nested, circuitBreakers: engine.circuitBreakers,
             tracer: tracer)
         var outcome = await schedule(runner: runner, scope: scope)

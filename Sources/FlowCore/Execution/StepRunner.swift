@@ -16,6 +16,7 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
     let coordinator: RefreshCoordinator
     let runStart: C.Instant
     let unixTime: @Sendable () -> Int64
+    let jitter: @Sendable (Double) -> Double
     let secretVariables: Set<String>
     let nestedReports: NestedStepReports
     let circuitBreakers: CircuitBreakers<C>
@@ -141,7 +142,7 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
                 }
                 let decision = tracker.decide(
                     after: error, response: outcome.response, request: outcome.request,
-                    idempotent: planned.step.idempotent)
+                    idempotent: planned.step.idempotent, random: jitter)
                 guard case .retry(let delay) = decision else {
                     log.append(attemptReport)
                     return .failure(error)

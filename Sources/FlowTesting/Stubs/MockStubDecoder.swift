@@ -32,9 +32,17 @@ struct MockStubDecoder {
                    "unsupported mock format version \(found); this flowrun reads 'flowrun-mock: 1'", node)
         }
         guard let stubsNode = top["stubs"] else { return [] }
-        guard let elements = stubsNode.sequence else {
-            report(.typeMismatch, "expected 'stubs' to be a sequence of stubs, found \(stubsNode.kindDescription)",
-                   stubsNode)
+        return stubList(stubsNode)
+    }
+
+    /// Decodes a sequence of stubs, the value of a `stubs:` key in a stub file or a workflow test file.
+    ///
+    /// Two stubs of one list may not share a name.
+    /// - Parameter node: The node that should be a sequence of stubs.
+    /// - Returns: The stubs that decoded; check ``diagnostics``.
+    mutating func stubList(_ node: YAMLNode) -> [MockStub] {
+        guard let elements = node.sequence else {
+            report(.typeMismatch, "expected 'stubs' to be a sequence of stubs, found \(node.kindDescription)", node)
             return []
         }
         let stubs = elements.enumerated().compactMap { stub($1, number: $0 + 1) }
@@ -72,8 +80,18 @@ struct MockStubDecoder {
     }
 
     private mutating func conditions(_ node: YAMLNode, _ label: String) -> MockStub.Match {
+        guard let fields = reader(node, "'match' of \(label)", Self.matchKeys) else { return MockStub.Match() }
+        return conditions(fields)
+    }
+
+    /// Decodes request conditions (`method`, `path`, `query`, `headers`, `body`) from a mapping already read.
+    ///
+    /// Workflow test files describe expected calls with the same keys, plus keys of their own, so the
+    /// caller makes the reader with the keys it allows and this reads the ones a stub's `match` has.
+    /// - Parameter fields: The mapping, read with at least ``matchKeys`` allowed.
+    /// - Returns: The conditions that decoded; check ``diagnostics``.
+    mutating func conditions(_ fields: MappingReader) -> MockStub.Match {
         var match = MockStub.Match()
-        guard let fields = reader(node, "'match' of \(label)", Self.matchKeys) else { return match }
         if let node = fields["method"], let method = string(node, "'method'") {
             if Self.methods.contains(method) {
                 match.method = method

@@ -142,7 +142,7 @@ struct RunCommand: AsyncParsableCommand {
         printer.finish(report)
         if let junitOut {
             do {
-                try Data(JUnitXML.render([JUnitXML.runSuite(report)]).utf8).write(to: URL(fileURLWithPath: junitOut))
+                try Data(JUnitXML.run(report).render().utf8).write(to: URL(fileURLWithPath: junitOut))
             } catch {
                 Self.fail("cannot write the JUnit report to \(junitOut): \(error.localizedDescription)")
             }

@@ -37,7 +37,7 @@ struct DiagnosticPrinter {
         case .json: json(reports)
         case .github: github(reports)
         case .sarif: SARIFLog.render(reports)
-        case .junit: JUnitXML.render([JUnitXML.lintSuite(reports, strict: strict)])
+        case .junit: JUnitXML.lint(reports, strict: strict).render()
         }
     }
 

@@ -1,116 +1,213 @@
-/// Writes JUnit XML, the test-report format CI servers (Jenkins, GitLab, GitHub test reporters) read.
+import Foundation
+
+/// A JUnit XML report — suites of test cases, each passed, failed, errored or skipped — and its rendering.
 ///
-/// The model is the common subset of the JUnit dialects: `<testsuites>` holding
-/// `<testsuite>`s holding `<testcase>`s, each of which passed, failed (`<failure>`)
-/// or was skipped (`<skipped/>`). Counts and total times are computed from the
-/// cases, so callers only describe what happened.
-///
-/// Text is escaped for XML 1.0: `&`, `<`, `>`, `"` and `'` become entities, and
-/// the characters XML 1.0 forbids (most C0 controls, lone surrogates cannot occur
-/// in a Swift `String`, U+FFFE and U+FFFF) are removed, so any message — a
-/// response excerpt with a stray control byte included — yields a well-formed file.
+/// The format is the de facto one that Jenkins, GitLab, GitHub test-report actions,
+/// Azure Pipelines and CircleCI read: `testsuites` → `testsuite` → `testcase`, with a
+/// `failure` (an expectation did not hold), `error` (the test could not run) or
+/// `skipped` element, and `time` attributes in seconds. It is general on purpose:
+/// `flowrun test` writes one suite per test file and one case per test case, and a lint
+/// or run report can map files or steps onto the same model.
 ///
 /// ```swift
-/// let xml = JUnitXML.render([
-///     .init(name: "flowrun lint", cases: [
-///         .init(name: "lint wf.yaml", className: "flowrun.lint"),
-///         .init(name: "lint bad.yaml", className: "flowrun.lint",
-///               failure: .init(message: "1 error", type: "unknown-step", text: "bad.yaml:4:7: error: …")),
+/// let report = JUnitXML(name: "flowrun test", suites: [
+///     .init(name: "workflows/banking.test.yaml", cases: [
+///         .init(name: "happy path", classname: "banking", time: .milliseconds(3)),
+///         .init(name: "refresh", classname: "banking", result: .failure(.init(
+///             message: "calls differ at call 3", type: "calls", text: "expected: GET /user …"))),
 ///     ]),
 /// ])
+/// try report.render().write(toFile: "report.xml", atomically: true, encoding: .utf8)
 /// ```
+///
+/// Every string is escaped for XML: `&`, `<`, `>`, `"` and `'` become entities, line
+/// breaks and tabs in attributes become character references (so they survive attribute
+/// normalisation), and characters XML 1.0 does not allow at all (most C0 controls,
+/// U+FFFE, U+FFFF) are removed.
 struct JUnitXML {
-    /// A `<testsuite>`: a named group of cases.
-    struct Suite {
-        /// The suite's name.
+    /// A `name`/`value` pair under `properties`.
+    struct Property {
         var name: String
-        /// The cases, in order.
-        var cases: [Case]
-        /// The suite's duration in seconds; the sum of the cases' times when `nil`.
-        var time: Double?
-
-        /// Creates a suite.
-        /// - Parameters:
-        ///   - name: The suite's name.
-        ///   - cases: The cases, in order.
-        ///   - time: The duration in seconds, or `nil` to sum the cases' times.
-        init(name: String, cases: [Case], time: Double? = nil) {
-            self.name = name
-            self.cases = cases
-            self.time = time
-        }
+        var value: String
     }
 
-    /// A `<testcase>`: one check that passed, failed or was skipped.
-    struct Case {
-        /// The case's name.
-        var name: String
-        /// The `classname` attribute, which reporters use to group cases.
-        var className: String
-        /// The duration in seconds, if measured.
-        var time: Double?
-        /// Why the case failed, or `nil` when it passed or was skipped.
-        var failure: Failure?
-        /// Why the case was skipped, or `nil` when it ran. An empty string is a skip without a message.
-        var skipped: String?
-        /// Text for the case's `<system-out>`, such as the attempts of a step.
-        var systemOut: String?
-
-        /// Creates a case.
-        /// - Parameters:
-        ///   - name: The case's name.
-        ///   - className: The `classname` attribute.
-        ///   - time: The duration in seconds.
-        ///   - failure: Why the case failed.
-        ///   - skipped: Why the case was skipped.
-        ///   - systemOut: Text for `<system-out>`.
-        init(
-            name: String, className: String, time: Double? = nil, failure: Failure? = nil, skipped: String? = nil,
-            systemOut: String? = nil
-        ) {
-            self.name = name
-            self.className = className
-            self.time = time
-            self.failure = failure
-            self.skipped = skipped
-            self.systemOut = systemOut
-        }
-    }
-
-    /// A `<failure>`: the short message and kind as attributes, the details as its text.
-    struct Failure {
-        /// A one-line summary.
+    /// What went wrong with a case: the `message` and `type` attributes and the element's text.
+    struct Problem {
+        /// A one-line summary, the `message` attribute.
         var message: String
-        /// The kind of failure, such as a ``FlowCore/FlowError/Code`` name.
+        /// The kind of problem, the `type` attribute.
         var type: String
-        /// The details: every finding or the full error.
+        /// The full explanation, the element's text (a diff, a stack of causes).
         var text: String
     }
 
-    /// Renders `suites` as a complete JUnit XML document.
-    /// - Parameter suites: The suites, in order.
-    /// - Returns: The document, with an XML declaration and a trailing newline.
-    static func render(_ suites: [Suite]) -> String {
-        let cases = suites.flatMap(\.cases)
+    /// How a case ended.
+    enum Result {
+        /// Every check held.
+        case passed
+        /// A check did not hold: a `failure` element.
+        case failure(Problem)
+        /// The case could not run: an `error` element.
+        case error(Problem)
+        /// The case was not run: a `skipped` element.
+        case skipped(message: String?)
+    }
+
+    /// One `testcase`.
+    struct TestCase {
+        /// The case's name.
+        var name: String
+        /// The `classname` attribute, which tools use to group cases.
+        var classname: String
+        /// How long the case took, when known.
+        var time: Duration?
+        /// The file the case is written in.
+        var file: String?
+        /// The line the case is written at.
+        var line: Int?
+        /// How the case ended.
+        var result: Result = .passed
+        /// Extra facts about the case.
+        var properties: [Property] = []
+        /// Output to attach as `system-out`.
+        var systemOut: String?
+    }
+
+    /// One `testsuite`.
+    struct Suite {
+        /// The suite's name.
+        var name: String
+        /// The file the suite comes from.
+        var file: String?
+        /// When the suite started.
+        var timestamp: Date?
+        /// How long the suite took; the sum of its cases' times when `nil`.
+        var time: Duration?
+        /// Extra facts about the suite.
+        var properties: [Property] = []
+        /// The cases.
+        var cases: [TestCase] = []
+        /// Output to attach as `system-out`.
+        var systemOut: String?
+
+        /// The suite's time, or the sum of its cases' times.
+        var totalTime: Duration { time ?? cases.reduce(.zero) { $0 + ($1.time ?? .zero) } }
+        /// The number of cases that ended in each way.
+        var counts: Counts {
+            var counts = Counts()
+            for testCase in cases { counts.add(testCase.result) }
+            return counts
+        }
+    }
+
+    /// How many cases ended in each way, as the `tests`, `failures`, `errors` and `skipped` attributes say.
+    struct Counts {
+        var tests = 0
+        var failures = 0
+        var errors = 0
+        var skipped = 0
+
+        mutating func add(_ result: Result) {
+            tests += 1
+            switch result {
+            case .passed: break
+            case .failure: failures += 1
+            case .error: errors += 1
+            case .skipped: skipped += 1
+            }
+        }
+
+        mutating func add(_ other: Counts) {
+            tests += other.tests
+            failures += other.failures
+            errors += other.errors
+            skipped += other.skipped
+        }
+    }
+
+    /// The `name` of the `testsuites` element.
+    var name: String
+    /// The suites.
+    var suites: [Suite]
+    /// How long everything took; the sum of the suites' times when `nil`.
+    var time: Duration?
+
+    /// The XML document, UTF-8, with an XML declaration and a final line break.
+    func render() -> String {
         var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        out += "<testsuites"
-        out += attribute("tests", String(cases.count))
-        out += attribute("failures", String(cases.count { $0.failure != nil }))
-        out += attribute("errors", "0")
-        out += attribute("skipped", String(cases.count { $0.skipped != nil && $0.failure == nil }))
-        out += attribute("time", seconds(suites.reduce(0) { $0 + duration(of: $1) }))
-        out += ">\n"
+        var totals = Counts()
+        for suite in suites { totals.add(suite.counts) }
+        let total = time ?? suites.reduce(.zero) { $0 + $1.totalTime }
+        out += "<testsuites" + attributes([
+            ("name", name), ("tests", "\(totals.tests)"), ("failures", "\(totals.failures)"),
+            ("errors", "\(totals.errors)"), ("skipped", "\(totals.skipped)"), ("time", Self.seconds(total)),
+        ]) + ">\n"
         for suite in suites { out += render(suite) }
         out += "</testsuites>\n"
         return out
     }
 
-    /// `text` escaped for an attribute value or element content, without the characters XML 1.0 forbids.
+    private func render(_ suite: Suite) -> String {
+        let counts = suite.counts
+        var pairs: [(String, String?)] = [
+            ("name", suite.name), ("tests", "\(counts.tests)"), ("failures", "\(counts.failures)"),
+            ("errors", "\(counts.errors)"), ("skipped", "\(counts.skipped)"), ("time", Self.seconds(suite.totalTime)),
+        ]
+        pairs.append(("timestamp", suite.timestamp.map { Self.timestamp($0) }))
+        pairs.append(("file", suite.file))
+        var out = "  <testsuite" + attributes(pairs) + ">\n"
+        out += properties(suite.properties, indent: "    ")
+        for testCase in suite.cases { out += render(testCase) }
+        if let systemOut = suite.systemOut { out += "    <system-out>\(Self.escape(systemOut))</system-out>\n" }
+        out += "  </testsuite>\n"
+        return out
+    }
+
+    private func render(_ testCase: TestCase) -> String {
+        let open = "    <testcase" + attributes([
+            ("name", testCase.name), ("classname", testCase.classname), ("time", testCase.time.map(Self.seconds)),
+            ("file", testCase.file), ("line", testCase.line.map(String.init)),
+        ])
+        var body = properties(testCase.properties, indent: "      ")
+        switch testCase.result {
+        case .passed:
+            break
+        case .failure(let problem):
+            body += "      <failure" + attributes([("message", problem.message), ("type", problem.type)]) + ">"
+                + Self.escape(problem.text) + "</failure>\n"
+        case .error(let problem):
+            body += "      <error" + attributes([("message", problem.message), ("type", problem.type)]) + ">"
+                + Self.escape(problem.text) + "</error>\n"
+        case .skipped(let message):
+            body += "      <skipped" + attributes([("message", message)]) + "/>\n"
+        }
+        if let systemOut = testCase.systemOut { body += "      <system-out>\(Self.escape(systemOut))</system-out>\n" }
+        return body.isEmpty ? open + "/>\n" : open + ">\n" + body + "    </testcase>\n"
+    }
+
+    private func properties(_ properties: [Property], indent: String) -> String {
+        guard !properties.isEmpty else { return "" }
+        var out = indent + "<properties>\n"
+        for property in properties {
+            out += indent + "  <property" + attributes([("name", property.name), ("value", property.value)]) + "/>\n"
+        }
+        return out + indent + "</properties>\n"
+    }
+
+    /// ` name="value"` for each pair with a value, escaped for an attribute.
+    private func attributes(_ pairs: [(String, String?)]) -> String {
+        pairs.compactMap { name, value in value.map { " \(name)=\"\(Self.escape($0, inAttribute: true))\"" } }.joined()
+    }
+
+    /// Escapes text for XML 1.0 content or a double- or single-quoted attribute.
+    ///
+    /// Characters that XML 1.0 forbids anywhere (C0 controls other than tab, line feed and
+    /// carriage return; U+FFFE; U+FFFF) are removed, since no escape can represent them.
     /// - Parameters:
-    ///   - text: Any text.
-    ///   - inAttribute: Whether the text goes between quotes, where tab, line feed and carriage return
-    ///     are written as character references so that attribute-value normalization keeps them.
-    /// - Returns: Text that is safe between quotes and between tags.
+    ///   - text: The text.
+    ///   - inAttribute: Whether the text is an attribute value, where tabs and line breaks become character
+    ///     references so that attribute-value normalisation keeps them.
+    /// - Returns: The escaped text.
     static func escape(_ text: String, inAttribute: Bool = false) -> String {
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
@@ -121,10 +218,9 @@ struct JUnitXML {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
-            case "\t" where inAttribute: out += "&#9;"
-            case "\n" where inAttribute: out += "&#10;"
-            // A parser turns a literal carriage return into a line feed even in element content.
             case "\r": out += "&#13;"
+            case "\n" where inAttribute: out += "&#10;"
+            case "\t" where inAttribute: out += "&#9;"
             default:
                 if isAllowed(scalar) { out.unicodeScalars.append(scalar) }
             }
@@ -132,61 +228,27 @@ struct JUnitXML {
         return out
     }
 
-    // MARK: Private
-
-    private static func render(_ suite: Suite) -> String {
-        var out = "  <testsuite"
-        out += attribute("name", suite.name)
-        out += attribute("tests", String(suite.cases.count))
-        out += attribute("failures", String(suite.cases.count { $0.failure != nil }))
-        out += attribute("errors", "0")
-        out += attribute("skipped", String(suite.cases.count { $0.skipped != nil && $0.failure == nil }))
-        out += attribute("time", seconds(duration(of: suite)))
-        guard !suite.cases.isEmpty else { return out + "/>\n" }
-        out += ">\n"
-        for testCase in suite.cases { out += render(testCase) }
-        out += "  </testsuite>\n"
-        return out
-    }
-
-    private static func render(_ testCase: Case) -> String {
-        var out = "    <testcase"
-        out += attribute("name", testCase.name)
-        out += attribute("classname", testCase.className)
-        if let time = testCase.time { out += attribute("time", seconds(time)) }
-        var children = ""
-        if let failure = testCase.failure {
-            children += "      <failure" + attribute("message", failure.message) + attribute("type", failure.type)
-            children += failure.text.isEmpty ? "/>\n" : ">\(escape(failure.text))</failure>\n"
-        } else if let skipped = testCase.skipped {
-            children += "      <skipped" + (skipped.isEmpty ? "" : attribute("message", skipped)) + "/>\n"
-        }
-        if let systemOut = testCase.systemOut, !systemOut.isEmpty {
-            children += "      <system-out>\(escape(systemOut))</system-out>\n"
-        }
-        return out + (children.isEmpty ? "/>\n" : ">\n\(children)    </testcase>\n")
-    }
-
-    private static func attribute(_ name: String, _ value: String) -> String {
-        " \(name)=\"\(escape(value, inAttribute: true))\""
-    }
-
-    private static func duration(of suite: Suite) -> Double {
-        suite.time ?? suite.cases.reduce(0) { $0 + ($1.time ?? 0) }
-    }
-
-    /// Seconds with millisecond precision, as JUnit writers print them: `0.125`.
-    private static func seconds(_ value: Double) -> String {
-        let milliseconds = Int((max(0, value) * 1000).rounded())
-        let fraction = String(milliseconds % 1000)
-        return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
-    }
-
-    /// Whether XML 1.0 allows `scalar`: `#x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]`.
-    private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether XML 1.0 allows the character: `#x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]`.
+    static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
         default: false
         }
+    }
+
+    /// A duration in seconds with millisecond precision, as `time` attributes write it: `0.003`.
+    static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return String(format: "%lld.%03lld", milliseconds / 1000, milliseconds % 1000)
+    }
+
+    /// An ISO 8601 timestamp without a time zone, as the JUnit schema's `timestamp` wants.
+    private static func timestamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        return formatter.string(from: date)
     }
 }

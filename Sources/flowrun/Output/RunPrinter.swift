@@ -67,7 +67,7 @@ final class RunPrinter: RunObserver {
         case .json:
             FileHandle.standardOutput.write(Data((RunReportJSON.encode(report).serialized(pretty: true) + "\n").utf8))
         case .junit:
-            FileHandle.standardOutput.write(Data(JUnitXML.render([JUnitXML.runSuite(report)]).utf8))
+            FileHandle.standardOutput.write(Data(JUnitXML.run(report).render().utf8))
         case .github:
             FileHandle.standardOutput.write(Data(RunAnnotations.render(report).utf8))
         case .human:

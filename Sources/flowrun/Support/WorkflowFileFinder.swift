@@ -1,12 +1,16 @@
 import Foundation
 
-/// Expands the paths given on the command line into the workflow files to process.
+/// Expands the paths given on the command line into the workflow (or test) files to process.
 ///
 /// A file is taken as given. A folder is searched recursively for `*.yaml`
 /// and `*.yml` files, skipping hidden entries, `.build` folders, test files
 /// (`*.test.yaml`) and mock stub files (`*.mock.yaml`), which have formats of
-/// their own.
+/// their own; `flowrun test` looks for the test files instead (``accepts``).
 struct WorkflowFileFinder {
+    /// Which file names in a folder to take; workflow files by default. A file named on the command line is
+    /// always taken.
+    var accepts: (String) -> Bool = Self.isWorkflowFileName
+
     /// A path that could not be used.
     struct Failure: Error, CustomStringConvertible {
         /// Why, naming the path.
@@ -39,13 +43,18 @@ struct WorkflowFileFinder {
                     enumerator.skipDescendants()
                     continue
                 }
-                if Self.isWorkflowFileName(name) {
+                if accepts(name) {
                     found.append(path.hasSuffix("/") ? path + relative : path + "/" + relative)
                 }
             }
             result.append(contentsOf: found.sorted())
         }
         return result
+    }
+
+    /// Whether a file name looks like a workflow test file: `*.test.yaml` or `*.test.yml`.
+    static func isTestFileName(_ name: String) -> Bool {
+        name.hasSuffix(".test.yaml") || name.hasSuffix(".test.yml")
     }
 
     /// Whether a file name looks like a workflow file.

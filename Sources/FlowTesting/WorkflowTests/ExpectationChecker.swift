@@ -1,0 +1,315 @@
+import FlowCore
+
+/// Compares a run with a ``WorkflowTestExpectation`` and words every difference as expected-versus-actual lines.
+///
+/// Values in the diff come from the test file and the stubs, so showing them
+/// reveals nothing that the test file does not already hold.
+struct ExpectationChecker {
+    let expectation: WorkflowTestExpectation
+
+    func failures(report: RunReport, calls: [RecordedCall]) -> [WorkflowTestFailure] {
+        var failures: [WorkflowTestFailure] = []
+        failures += outcome(report).map { [$0] } ?? []
+        failures += outputs(report).map { [$0] } ?? []
+        failures += self.calls(calls).map { [$0] } ?? []
+        failures += attempts(report).map { [$0] } ?? []
+        failures += steps(report).map { [$0] } ?? []
+        failures += elapsed(report).map { [$0] } ?? []
+        return failures
+    }
+
+    // MARK: Outcome
+
+    private func outcome(_ report: RunReport) -> WorkflowTestFailure? {
+        switch (expectation.outcome, report.error) {
+        case (.success, nil):
+            return nil
+        case (.success, let error?):
+            return WorkflowTestFailure(
+                .outcome, "expected success, but the run failed with \(error.description)",
+                details: Self.errorDetails(error))
+        case (.failure(let expected), nil):
+            let outputs = report.outputs.isEmpty ? "no outputs" : "outputs " + Self.render(.object(report.outputs))
+            return WorkflowTestFailure(
+                .outcome, "expected the run to fail\(Self.describe(expected)), but it succeeded with \(outputs)")
+        case (.failure(let expected), let error?):
+            var differences: [String] = []
+            if let kind = expected.kind?.value, !(kind == error.code.name || error.code.name.hasPrefix(kind + ".")) {
+                differences.append("kind: expected \(kind), actual \(error.code.name)")
+            }
+            if let step = expected.step?.value, step != error.stepID {
+                let actual = error.stepID ?? "none (the run failed before any step)"
+                differences.append("step: expected \(step), actual \(actual)")
+            }
+            if let status = expected.status, status != error.status {
+                let actual = error.status.map(String.init) ?? "none (no response)"
+                differences.append("status: expected \(status), actual \(actual)")
+            }
+            if let message = expected.message, !error.message.contains(message) {
+                differences.append("message: expected it to contain '\(message)'")
+            }
+            guard !differences.isEmpty else { return nil }
+            return WorkflowTestFailure(
+                .outcome, "the run failed differently: \(error.description)",
+                details: differences + Self.errorDetails(error))
+        }
+    }
+
+    /// What a failure description asks for, as ` with kind http, step account, status 404`.
+    private static func describe(_ failure: WorkflowTestExpectation.Failure) -> String {
+        var parts: [String] = []
+        if let kind = failure.kind { parts.append("kind \(kind.value)") }
+        if let step = failure.step { parts.append("step \(step.value)") }
+        if let status = failure.status { parts.append("status \(status)") }
+        if let message = failure.message { parts.append("a message containing '\(message)'") }
+        return parts.isEmpty ? "" : " with " + parts.joined(separator: ", ")
+    }
+
+    private static func errorDetails(_ error: FlowError) -> [String] {
+        var lines = ["kind: \(error.code.name)" + (error.status.map { ", status \($0)" } ?? "")]
+        if let request = error.request { lines.append("request: \(request)") }
+        if let excerpt = error.responseExcerpt { lines.append("response: \(excerpt)") }
+        return lines
+    }
+
+    // MARK: Outputs
+
+    private func outputs(_ report: RunReport) -> WorkflowTestFailure? {
+        guard let expected = expectation.outputs else { return nil }
+        if let error = report.error {
+            // The outcome failure already says why; a diff against no outputs would only repeat it.
+            if case .failure = expectation.outcome { return nil }
+            return WorkflowTestFailure(
+                .outputs, "expected outputs, but the run failed (\(error.code.name)) and has none",
+                details: expected.values.keys.sorted().map { "/\($0): expected \(Self.render(expected.values[$0]!))" })
+        }
+        var differences: [String] = []
+        Self.diff(.object(expected.values), .object(report.outputs), exact: expected.exact, at: [], into: &differences)
+        guard !differences.isEmpty else { return nil }
+        return WorkflowTestFailure(
+            .outputs, "outputs differ" + (expected.exact ? " (exact)" : ""),
+            details: differences + ["actual outputs: \(Self.render(.object(report.outputs)))"])
+    }
+
+    /// Appends a line for every place where `actual` does not contain (or, `exact`, equal) `expected`.
+    static func diff(
+        _ expected: JSONValue, _ actual: JSONValue, exact: Bool, at path: [String], into lines: inout [String]
+    ) {
+        let pointer = JSONPointer(tokens: path).description
+        switch (expected, actual) {
+        case (.object(let expected), .object(let actual)):
+            for key in expected.keys.sorted() {
+                guard let member = actual[key] else {
+                    lines.append("\(JSONPointer(tokens: path + [key])): missing; expected \(render(expected[key]!))")
+                    continue
+                }
+                diff(expected[key]!, member, exact: exact, at: path + [key], into: &lines)
+            }
+            if exact {
+                for key in actual.keys.sorted() where expected[key] == nil {
+                    lines.append("\(JSONPointer(tokens: path + [key])): not expected; actual \(render(actual[key]!))")
+                }
+            }
+        case (.array(let expectedElements), .array(let actualElements)):
+            guard expectedElements.count == actualElements.count else {
+                lines.append(
+                    "\(pointer.isEmpty ? "/" : pointer): expected \(plural(expectedElements.count, "element")), "
+                        + "actual \(actualElements.count): expected \(render(expected)), actual \(render(actual))")
+                return
+            }
+            for (index, pair) in zip(expectedElements, actualElements).enumerated() {
+                diff(pair.0, pair.1, exact: exact, at: path + [String(index)], into: &lines)
+            }
+        case (.int, .double), (.double, .int), (.double, .double):
+            if expected.doubleValue != actual.doubleValue {
+                lines.append("\(pointer): expected \(render(expected)), actual \(render(actual))")
+            }
+        default:
+            if expected != actual {
+                let place = pointer.isEmpty ? "/" : pointer
+                lines.append("\(place): expected \(render(expected)), actual \(render(actual))")
+            }
+        }
+    }
+
+    /// A value as compact JSON, shortened past 200 characters.
+    static func render(_ value: JSONValue) -> String {
+        let text = value.serialized()
+        return text.count > 200 ? String(text.prefix(200)) + "…" : text
+    }
+
+    // MARK: Calls
+
+    private func calls(_ actual: [RecordedCall]) -> WorkflowTestFailure? {
+        guard let expected = expectation.calls else { return nil }
+        var first: (index: Int, reasons: [String])?
+        for index in 0..<max(expected.count, actual.count) {
+            guard index < expected.count, index < actual.count else {
+                first = (index, [])
+                break
+            }
+            let reasons = Self.mismatches(expected[index], actual[index])
+            if !reasons.isEmpty {
+                first = (index, reasons)
+                break
+            }
+        }
+        guard let (index, reasons) = first else { return nil }
+        var details: [String] = []
+        let message: String
+        if index >= actual.count {
+            message = "expected \(expected.count) calls, the run made \(actual.count)"
+            details.append("missing call \(index + 1): \(Self.describe(expected[index]))")
+        } else if index >= expected.count {
+            message = "expected \(expected.count) calls, the run made \(actual.count)"
+            details.append("unexpected call \(index + 1): \(Self.describe(actual[index]))")
+        } else {
+            message = "calls differ at call \(index + 1)"
+            details.append("expected: \(Self.describe(expected[index]))")
+            details.append("actual:   \(Self.describe(actual[index])): " + reasons.joined(separator: "; "))
+        }
+        details.append("calls made:")
+        for (number, call) in actual.prefix(50).enumerated() {
+            details.append("  \(number + 1). \(Self.describe(call))")
+        }
+        if actual.count > 50 { details.append("  … \(actual.count - 50) more") }
+        if actual.isEmpty { details.append("  none") }
+        return WorkflowTestFailure(.calls, message, details: details)
+    }
+
+    /// What differs between an expected call and a recorded one; empty when it matches.
+    static func mismatches(_ expected: WorkflowTestExpectation.Call, _ call: RecordedCall) -> [String] {
+        let match = expected.match
+        let request = RequestFacts(call.request, readBody: match.body != nil)
+        var reasons: [String] = []
+        if let method = match.method, method != request.method {
+            reasons.append("method is \(request.method), expected \(method)")
+        }
+        if let path = match.path, !PathPattern(path).matches(request.segments) {
+            reasons.append("path is \(request.path), expected \(path)")
+        }
+        for (name, values) in match.query.sorted(by: { $0.key < $1.key }) {
+            let actual = request.query.filter { $0.name == name }.map(\.value)
+            if actual != values {
+                let found = actual.joined(separator: ","), wanted = values.joined(separator: ",")
+                reasons.append(actual.isEmpty
+                    ? "query parameter \(name) is missing" : "query parameter \(name) is \(found), expected \(wanted)")
+            }
+        }
+        for (name, value) in match.headers.sorted(by: { $0.key < $1.key }) {
+            let actual = request.headers.values(name)
+            if !actual.contains(value) {
+                reasons.append(actual.isEmpty
+                    ? "header \(name) is missing"
+                    : "header \(name) is '\(actual.joined(separator: "', '"))', expected '\(value)'")
+            }
+        }
+        if let body = match.body {
+            if let actual = request.body {
+                var lines: [String] = []
+                diff(body, actual, exact: false, at: [], into: &lines)
+                if !lines.isEmpty { reasons.append("body differs at " + lines.joined(separator: "; ")) }
+            } else {
+                reasons.append("the request has no body")
+            }
+        }
+        if let step = expected.step?.value, step != call.stepID {
+            reasons.append("sent by step \(call.stepID), expected \(step)")
+        }
+        return reasons
+    }
+
+    private static func describe(_ expected: WorkflowTestExpectation.Call) -> String {
+        let match = expected.match
+        var text = "\(match.method ?? "any method") \(match.path ?? "any path")"
+        if !match.query.isEmpty {
+            text += "?" + match.query.sorted { $0.key < $1.key }
+                .flatMap { name, values in values.map { "\(name)=\($0)" } }.joined(separator: "&")
+        }
+        var conditions: [String] = []
+        for (name, value) in match.headers.sorted(by: { $0.key < $1.key }) {
+            conditions.append("header \(name): \(value)")
+        }
+        if let body = match.body { conditions.append("body containing \(render(body))") }
+        if let step = expected.step { conditions.append("from step \(step.value)") }
+        return conditions.isEmpty ? text : text + " with " + conditions.joined(separator: ", ")
+    }
+
+    private static func describe(_ call: RecordedCall) -> String {
+        let target = call.request.path + (call.request.query.map { "?" + $0 } ?? "")
+        let answer = call.status.map { " → \($0)" } ?? " → no stub matched"
+        return "\(call.request.method) \(target)\(answer) (step \(call.stepID), attempt \(call.attempt))"
+    }
+
+    // MARK: Attempts, steps, time
+
+    private func attempts(_ report: RunReport) -> WorkflowTestFailure? {
+        var details: [String] = []
+        for (step, count) in expectation.attempts.sorted(by: { $0.key.location < $1.key.location }) {
+            let attempts = report.steps.filter { $0.id == step.value }.flatMap(\.attempts)
+            guard attempts.count != count else { continue }
+            let statuses = attempts.map { $0.status.map(String.init) ?? $0.error?.code.name ?? "?" }
+            details.append(
+                "step \(step.value): expected \(Self.plural(count, "attempt")), actual \(attempts.count)"
+                    + (statuses.isEmpty ? "" : " (\(statuses.joined(separator: ", ")))"))
+        }
+        return details.isEmpty ? nil : WorkflowTestFailure(.attempts, "attempts differ", details: details)
+    }
+
+    private func steps(_ report: RunReport) -> WorkflowTestFailure? {
+        var details: [String] = []
+        for (step, status) in expectation.steps.sorted(by: { $0.key.location < $1.key.location }) {
+            let actual = report.steps.last { $0.id == step.value }
+            guard actual?.status != status else { continue }
+            details.append(
+                "step \(step.value): expected \(status.rawValue), actual \(actual?.status.rawValue ?? "never ran")"
+                    + (actual?.error.map { " (\($0.message))" } ?? ""))
+        }
+        return details.isEmpty ? nil : WorkflowTestFailure(.steps, "step statuses differ", details: details)
+    }
+
+    private func elapsed(_ report: RunReport) -> WorkflowTestFailure? {
+        let actual = report.duration
+        switch expectation.elapsed {
+        case nil:
+            return nil
+        case .exactly(let expected):
+            guard actual != expected else { return nil }
+            return Self.elapsedFailure("\(Self.text(expected))", actual, report)
+        case .within(let minimum, let maximum):
+            if let minimum, actual < minimum {
+                return Self.elapsedFailure("at least \(Self.text(minimum))", actual, report)
+            }
+            if let maximum, actual > maximum {
+                return Self.elapsedFailure("at most \(Self.text(maximum))", actual, report)
+            }
+            return nil
+        }
+    }
+
+    private static func elapsedFailure(
+        _ expected: String, _ actual: Duration, _ report: RunReport
+    ) -> WorkflowTestFailure {
+        WorkflowTestFailure(
+            .elapsed, "expected the run to take \(expected) of virtual time, it took \(text(actual))",
+            details: delays(report))
+    }
+
+    /// Where the time went: each retry delay, by step and attempt.
+    private static func delays(_ report: RunReport) -> [String] {
+        report.steps.flatMap { step in
+            step.attempts.compactMap { attempt in
+                attempt.retryDelay.map { "step \(step.id), after attempt \(attempt.number): waited \(text($0))" }
+            }
+        }
+    }
+
+    /// A duration as a workflow writes it, `0s` for zero.
+    static func text(_ duration: Duration) -> String {
+        duration == .zero ? "0s" : duration.workflowText
+    }
+
+    private static func plural(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+}

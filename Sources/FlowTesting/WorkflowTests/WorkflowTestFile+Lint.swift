@@ -1,0 +1,244 @@
+public import FlowCore
+
+extension WorkflowTestFile {
+    /// Checks the file against the workflow it tests, returning an error for every expectation or stub that cannot
+    /// be right.
+    ///
+    /// - An output under `outputs` or `outputs-exact` that the workflow does not declare (an `end` rule can
+    ///   only set declared outputs).
+    /// - A step, under `outcome.failure.step`, `attempts`, `steps` or a call's `step`, that the workflow lacks.
+    /// - A stub written in this file that no request of the workflow can reach: in no case that has
+    ///   it do its method and path pattern match a step's method and path template. A template's
+    ///   `{$…}` segment matches any segment; a server URL is read with the case's `env` and `inputs`,
+    ///   and one that reads anything else may add any path prefix. So a stub is reported only when no
+    ///   request could match it. Stubs of `mock:` files are not checked: a stub file may serve several
+    ///   workflows.
+    ///
+    /// - Parameter plan: The compiled workflow.
+    /// - Returns: The problems, in file order.
+    public func lint(against plan: Plan) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        // A catch rule's `end` may only set declared outputs (the compiler checks), so these are all there are.
+        let outputs = plan.workflow.outputs.map(\.name.value)
+        let steps = plan.steps.map(\.id) + plan.compensations.values.map(\.id)
+        func checkStep(_ step: Located<String>) {
+            guard !steps.contains(step.value) else { return }
+            diagnostics.append(Diagnostic(
+                .error, .unknownStep,
+                "the workflow has no step '\(step.value)'\(Suggestion.didYouMean(step.value, in: steps))",
+                at: step.location))
+        }
+        for testCase in cases {
+            let expectation = testCase.expectation
+            if let expected = expectation.outputs {
+                for name in expected.values.keys.sorted() where !outputs.contains(name) {
+                    let message = outputs.isEmpty
+                        ? "the workflow has no outputs, so it cannot produce '\(name)'"
+                        : "the workflow has no output '\(name)'\(Suggestion.didYouMean(name, in: outputs))"
+                    diagnostics.append(Diagnostic(
+                        .error, .unknownReference, message, at: expected.locations[name] ?? testCase.location))
+                }
+            }
+            if case .failure(let failure) = expectation.outcome, let step = failure.step { checkStep(step) }
+            expectation.attempts.keys.forEach(checkStep)
+            expectation.steps.keys.forEach(checkStep)
+            for call in expectation.calls ?? [] { call.step.map(checkStep) }
+        }
+        diagnostics += unreachableStubs(plan)
+        func place(_ diagnostic: Diagnostic) -> (Int, Int) {
+            (diagnostic.location?.line ?? 0, diagnostic.location?.column ?? 0)
+        }
+        return diagnostics.sorted { place($0) < place($1) }
+    }
+
+    /// The stubs written in this file (not in a `mock:` file) that no request of the workflow can match.
+    ///
+    /// A stub is reachable when, in some case that has it, some step's request can match it: the
+    /// case's `env` and `inputs` give the server URLs, so their path prefixes are known.
+    private func unreachableStubs(_ plan: Plan) -> [Diagnostic] {
+        let steps = plan.steps + plan.compensations.keys.sorted().compactMap { plan.compensations[$0] }
+        var reachable = Set<SourceLocation>()
+        var unreached: [(stub: MockStub, shapes: [RequestShape])] = []
+        for testCase in cases {
+            let shapes = steps.map { RequestShape($0, environment: testCase.environment, inputs: testCase.inputs) }
+            for stub in testCase.stubs.stubs {
+                guard let location = stub.location, location.path == path, !reachable.contains(location) else {
+                    continue
+                }
+                let pattern = stub.match.path.map(PathPattern.init)
+                if shapes.contains(where: { $0.canMatch(method: stub.match.method, path: pattern) }) {
+                    reachable.insert(location)
+                    unreached.removeAll { $0.stub.location == location }
+                } else if !unreached.contains(where: { $0.stub.location == location }) {
+                    unreached.append((stub, shapes))
+                }
+            }
+        }
+        return unreached.map { stub, shapes in
+            let label = stub.name.map { "stub '\($0)'" } ?? "this stub"
+            let request = (stub.match.method ?? "any method") + " " + (stub.match.path ?? "any path")
+            let sent = shapes.prefix(8).map(\.description).joined(separator: ", ") + (shapes.count > 8 ? ", …" : "")
+            return Diagnostic(
+                .error, .unreachable,
+                "\(label) can never answer: no step of the workflow sends \(request); the steps send \(sent)",
+                at: stub.location)
+        }
+    }
+}
+
+/// The requests a step can send, as far as they are known before a run: the method and the shape of the path.
+struct RequestShape {
+    /// One segment of a path template.
+    enum Segment: Equatable {
+        /// Text written in the workflow, percent-decoded.
+        case literal(String)
+        /// A segment with a `{$…}` expression in it: any one segment.
+        case variable
+    }
+
+    let method: String
+    /// Whether an unknown prefix (a server URL read at run time) comes before ``segments``.
+    let anyPrefix: Bool
+    /// The path's segments; `nil` when the whole path is read at run time, so it can be anything.
+    let segments: [Segment]?
+
+    /// - Parameters:
+    ///   - planned: The step.
+    ///   - environment: The `$env` values a server URL may read.
+    ///   - inputs: The inputs a server URL may read.
+    init(_ planned: PlannedStep, environment: [String: String], inputs: [String: JSONValue]) {
+        method = planned.step.request.method.value
+        guard let path = Self.text(of: planned.step.request.path) else {
+            anyPrefix = true
+            segments = nil
+            return
+        }
+        if let absolute = Self.pathOfURL(path) {
+            anyPrefix = false
+            segments = Self.segments(absolute)
+            return
+        }
+        var prefix: [Segment] = []
+        var unknown = false
+        if let server = planned.server {
+            if let url = Self.evaluate(server.url, environment: environment, inputs: inputs) {
+                // The engine drops a server URL's trailing slashes before it appends the path.
+                var base = Substring(Self.pathOfURL(url) ?? "")
+                while base.hasSuffix("/") { base = base.dropLast() }
+                prefix = Self.segments(String(base))
+            } else {
+                unknown = true  // Read from something unknown before the run: it may carry any path prefix.
+            }
+        }
+        anyPrefix = unknown
+        segments = prefix + Self.segments(path)
+    }
+
+    /// A marker for the place of an expression in a path's text; it cannot occur in a YAML string.
+    private static let marker: Character = "\u{0}"
+
+    /// The text of a server URL, when it reads only literal text, `$env` and string `$inputs` values that are given.
+    private static func evaluate(
+        _ template: ValueTemplate, environment: [String: String], inputs: [String: JSONValue]
+    ) -> String? {
+        func value(_ expression: RuntimeExpression) -> String? {
+            guard expression.pointer == nil else { return nil }
+            switch expression.source {
+            case .environment(let name): return environment[name]
+            case .input(let name): return inputs[name]?.stringValue
+            default: return nil
+            }
+        }
+        switch template {
+        case .literal(let literal):
+            return literal.stringValue
+        case .expression(let expression, _):
+            return value(expression)
+        case .string(let template, _):
+            var text = ""
+            for segment in template.segments {
+                switch segment {
+                case .literal(let literal): text += literal
+                case .expression(let expression, _):
+                    guard let part = value(expression) else { return nil }
+                    text += part
+                }
+            }
+            return text
+        default:
+            return nil
+        }
+    }
+
+    /// The path's text with each expression replaced by ``marker``; `nil` when the whole path is an expression.
+    private static func text(of template: ValueTemplate) -> String? {
+        switch template {
+        case .literal(let value):
+            return value.stringValue ?? ""
+        case .string(let template, _):
+            return template.segments.map { segment in
+                if case .literal(let text) = segment { return text }
+                return String(marker)
+            }.joined()
+        default:
+            return nil
+        }
+    }
+
+    /// The path of an absolute `http(s)://host/path` URL (without its query), or `nil` for a relative path.
+    private static func pathOfURL(_ url: String) -> String? {
+        guard let scheme = url.firstRange(of: "://"), url.hasPrefix("http") else { return nil }
+        let rest = url[scheme.upperBound...]
+        guard let slash = rest.firstIndex(of: "/") else { return "" }
+        return String(rest[slash...])
+    }
+
+    private static func segments(_ path: String) -> [Segment] {
+        var path = Substring(path)
+        if let mark = path.firstIndex(of: "?") { path = path[..<mark] }
+        guard !path.isEmpty else { return [] }
+        return PathPattern.split(String(path)).map { part in
+            part.contains(marker) ? .variable : .literal(URLEncoding.percentDecode(part))
+        }
+    }
+
+    /// Whether a stub with this method and path pattern (each `nil` for "any") can match a request of this shape.
+    func canMatch(method stubMethod: String?, path pattern: PathPattern?) -> Bool {
+        if let stubMethod, stubMethod != method { return false }
+        guard let pattern, let segments else { return true }
+        let stub = pattern.segments
+        if anyPrefix {
+            // The prefix can be any segments, so it can absorb any number of the stub's first segments.
+            return (0...stub.count).contains { Self.match(stub, from: $0, segments, from: 0) }
+        }
+        return Self.match(stub, from: 0, segments, from: 0)
+    }
+
+    private static func match(
+        _ stub: [PathPattern.Segment], from i: Int, _ template: [Segment], from j: Int
+    ) -> Bool {
+        if i == stub.count { return j == template.count }
+        if stub[i] == .rest { return true }
+        if j == template.count { return false }
+        switch (stub[i], template[j]) {
+        case (.literal(let expected), .literal(let written)) where expected != written:
+            return false
+        case (.parameter, .literal(let written)) where written.isEmpty:
+            return false
+        default:
+            return match(stub, from: i + 1, template, from: j + 1)
+        }
+    }
+
+    /// The shape as `GET /account/{…}`, with `…/` for an unknown prefix.
+    var description: String {
+        guard let segments else { return "\(method) (a path read at run time)" }
+        let path = segments.map { segment -> String in
+            switch segment {
+            case .literal(let text): text
+            case .variable: "{…}"
+            }
+        }.joined(separator: "/")
+        return "\(method) \(anyPrefix ? "…" : "")/\(path)"
+    }
+}

@@ -1,0 +1,100 @@
+public import FlowCore
+import Foundation
+
+/// A workflow test file together with the compiled workflow it tests: what ``WorkflowTestRunner`` runs.
+///
+/// ```swift
+/// let loaded = WorkflowTestSuite.load(path: "workflows/banking.test.yaml")
+/// guard let suite = loaded.suite else {
+///     loaded.diagnostics.forEach { print($0) }   // file:line:col: error: …
+///     return
+/// }
+/// let results = await WorkflowTestRunner(logger: logger).run(suite)
+/// ```
+public struct WorkflowTestSuite: Sendable {
+    /// The decoded test file.
+    public var file: WorkflowTestFile
+    /// The compiled workflow.
+    public var plan: Plan
+
+    /// Creates a suite from a test file and a plan compiled from its workflow.
+    /// - Parameters:
+    ///   - file: The test file.
+    ///   - plan: The compiled workflow.
+    public init(file: WorkflowTestFile, plan: Plan) {
+        self.file = file
+        self.plan = plan
+    }
+
+    /// What loading a test file found.
+    public struct LoadResult: Sendable {
+        /// The suite, when the test file, its stub files and its workflow have no errors.
+        public var suite: WorkflowTestSuite?
+        /// Every problem, in the test file, its stub files or the workflow, each with its location.
+        public var diagnostics: [Diagnostic]
+    }
+
+    /// Reads a test file, its stub files and its workflow from disk, compiles the workflow and lints the test
+    /// file against it.
+    ///
+    /// Problems of every kind are collected: the test file's format (see
+    /// ``WorkflowTestFile/check(bytes:path:loader:loadMock:)``), its stub files, the workflow's compile
+    /// errors (its warnings are `flowrun lint`'s business and are left out), and the test file's
+    /// references to the workflow (see ``WorkflowTestFile/lint(against:)``).
+    /// - Parameters:
+    ///   - path: The test file's path.
+    ///   - compiler: The compiler for the workflow; its loader limits apply to the test file too.
+    /// - Returns: The suite, or `nil` with the problems that prevent it.
+    public static func load(path: String, compiler: WorkflowCompiler = WorkflowCompiler()) -> LoadResult {
+        let limit = compiler.loaderLimits.maxFileSize
+        let bytes: [UInt8]
+        switch read(path, limit: limit) {
+        case .success(let read): bytes = read
+        case .failure(let error): return LoadResult(suite: nil, diagnostics: [Diagnostic(error)])
+        }
+        let checked = WorkflowTestFile.check(
+            bytes: bytes, path: path, loader: YAMLLoader(limits: compiler.loaderLimits))
+        guard let file = checked.file else { return LoadResult(suite: nil, diagnostics: checked.diagnostics) }
+        var diagnostics = checked.diagnostics
+        let workflowBytes: [UInt8]
+        switch read(file.workflowPath, limit: limit) {
+        case .success(let read):
+            workflowBytes = read
+        case .failure(var error):
+            error.message = "cannot test \(file.workflowPath): \(error.message)"
+            error.location = file.workflow.location
+            return LoadResult(suite: nil, diagnostics: diagnostics + [Diagnostic(error)])
+        }
+        let compiled = compiler.check(bytes: workflowBytes, path: file.workflowPath)
+        diagnostics += compiled.diagnostics.filter { $0.severity == .error }
+        guard let plan = compiled.plan, !compiled.hasErrors else {
+            return LoadResult(suite: nil, diagnostics: diagnostics)
+        }
+        diagnostics += file.lint(against: plan)
+        let hasErrors = diagnostics.contains { $0.severity == .error }
+        return LoadResult(suite: hasErrors ? nil : WorkflowTestSuite(file: file, plan: plan), diagnostics: diagnostics)
+    }
+
+    /// Reads a file of at most `limit` bytes.
+    private static func read(_ path: String, limit: Int) -> Result<[UInt8], FlowError> {
+        let location = SourceLocation(path: path, line: 1, column: 1)
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
+            return .failure(FlowError(.unreadableFile, "cannot read \(path): \(reason)", at: location))
+        }
+        defer { try? handle.close() }
+        do {
+            let data = try handle.read(upToCount: limit + 1) ?? Data()
+            guard data.count <= limit else {
+                return .failure(FlowError(
+                    .limitExceeded, "the file is larger than \(limit / 1024) KiB, the limit for a workflow file",
+                    at: location))
+            }
+            return .success([UInt8](data))
+        } catch {
+            return .failure(FlowError(
+                .unreadableFile, "cannot read \(path): \(error.localizedDescription)", at: location,
+                underlyingError: error))
+        }
+    }
+}
