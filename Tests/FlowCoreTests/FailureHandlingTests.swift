@@ -196,6 +196,35 @@ struct FailureHandlingTests {
         #expect(dispatcher.requests.count == 2)
     }
 
+    @Test func aRequestThatCannotBeBuiltIsNoCallForTheBreaker() async throws {
+        let head = serverOnly + """
+            policies:
+              guarded:
+                circuitBreaker: { failureRatio: 1, minimumThroughput: 2, window: 10s, breakDuration: 5s }
+            defaults: { server: api, policy: guarded }
+
+            """
+        let call = try plan(head + """
+            steps:
+              - id: call
+                request: { method: GET, path: /call }
+            """)
+        let unbuildable = try plan(head + """
+            steps:
+              - id: broken
+                request: { method: GET, path: "/items/{$env.MISSING}" }
+            """)
+        let dispatcher = ScriptedDispatcher { _, _ in json(503, "{}") }
+        let engine = immediateEngine(dispatcher, clock: ImmediateClock())
+        #expect(await engine.run(call, inputs: [:], environment: [:]).error?.code == .httpStatus)
+        #expect(await engine.run(unbuildable, inputs: [:], environment: [:]).error?.code == .binding)
+        #expect(await engine.run(call, inputs: [:], environment: [:]).error?.code == .httpStatus)
+        // Both calls that reached the server failed, so the breaker is open; the request that was never
+        // sent must not count as a success that keeps it closed (or, half-open, closes it under a probe).
+        #expect(await engine.run(call, inputs: [:], environment: [:]).error?.code == .circuitOpen)
+        #expect(dispatcher.requests.count == 2)
+    }
+
     @Test func aGeneratedIdempotencyKeyIsTheSameOnEveryAttemptAndAllowsRetryingAPost() async throws {
         let workflow = serverOnly + """
             policies: { standard: { retry: [{ attempts: 3, delay: 100ms }] } }

@@ -155,11 +155,17 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
         context.logger[metadataKey: "attempt"] = "\(number)"
         let breaker = planned.policy?.circuitBreaker
         let breakerKey = breaker.map { CircuitBreakers<C>.key(for: planned, $0) }
+        // Only a call the breaker let through has an outcome for it: a request that could not be built
+        // says nothing about the server, and must not count as a success (or close a half-open breaker).
+        var passedBreaker = false
         do {
             var request = try builder.build(planned, in: scope)
             if let idempotencyKey { request.headers.set("Idempotency-Key", idempotencyKey) }
             outcome.request = request
-            if let breaker, let breakerKey { try circuitBreakers.acquire(breakerKey, breaker) }
+            if let breaker, let breakerKey {
+                try circuitBreakers.acquire(breakerKey, breaker)
+                passedBreaker = true
+            }
             var response: StepResponse
             do {
                 response = try await send(request, planned, scope: scope, context: context, isReplay: false, asRefresh: asRefresh, via: dispatcher)
@@ -177,7 +183,7 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
         } catch {
             outcome.result = .failure(FlowError(.interceptor, "\(error)", underlyingError: error))
         }
-        if let breaker, let breakerKey {
+        if let breaker, let breakerKey, passedBreaker {
             switch outcome.result {
             case .success: circuitBreakers.record(breakerKey, breaker, error: nil)
             case .failure(let error) where error.code == .circuitOpen: break
