@@ -44,6 +44,32 @@ struct FailureHandlingTests {
         #expect(central.outputs == ["items": ["central"]])
     }
 
+    @Test func aFallbackReadsTheFailedResponse() async throws {
+        /// A step whose outputs, and the fallback for them, are `reads`.
+        func workflow(_ reads: String) -> String {
+            server + """
+                types:
+                  ApiError: { type: object, properties: { code: { type: string } } }
+                steps:
+                  - id: item
+                    request: { method: GET, path: /item }
+                    response: { 200: { type: object }, 500: ApiError }
+                    outputs: { \(reads) }
+                catch:
+                  - when: { step: item }
+                    fallback: { \(reads) }
+                """
+        }
+        let failed = await engine(ScriptedDispatcher { _, _ in json(500, #"{"code":"db_down"}"#) })
+            .run(try plan(workflow("code: $response.body#/code, status: $statusCode")), inputs: [:], environment: [:])
+        #expect(failed.steps.first?.outputs == ["code": "db_down", "status": 500])
+        // A body that is not JSON is a decode failure with a response: the fallback reads it as text.
+        let broken = await engine(ScriptedDispatcher { _, _ in json(200, #"{"code":"#) })
+            .run(try plan(workflow("raw: $response.body, status: $statusCode")), inputs: [:], environment: [:])
+        #expect(broken.steps.first?.error?.code == .decode)
+        #expect(broken.steps.first?.outputs == ["raw": #"{"code":"#, "status": 200])
+    }
+
     @Test func gotoRerunsTheTargetAtMostMaxVisitsTimes() async throws {
         let workflow = server + """
             steps:

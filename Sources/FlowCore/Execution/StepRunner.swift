@@ -173,8 +173,7 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
                 response = try await send(request, planned, scope: scope, context: context, isReplay: true, asRefresh: asRefresh, via: dispatcher)
             }
             outcome.response = response
-            let decoded = try decode(response, of: planned)
-            outcome.decoded = decoded
+            let decoded = try decode(response, of: planned, keeping: &outcome.decoded)
             outcome.result = .success(try bind(decoded, of: planned, scope: scope))
         } catch let error as FlowError {
             outcome.result = .failure(error)
@@ -291,7 +290,12 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     /// Checks the status against the declared responses and decodes and validates the body.
-    private func decode(_ response: StepResponse, of planned: PlannedStep) throws(FlowError) -> DecodedResponse {
+    ///
+    /// `kept` receives the decoded response before any check can fail, so a failed status, an invalid body or
+    /// a body of the wrong type leaves catch rules a `$response` to read.
+    private func decode(
+        _ response: StepResponse, of planned: PlannedStep, keeping kept: inout DecodedResponse?
+    ) throws(FlowError) -> DecodedResponse {
         let declared = ResponseMatcher.match(response.status, in: planned.step.responses)
         let success = declared.map { $0.status.value.isSuccess } ?? (200..<300).contains(response.status)
         var body: JSONValue = .null
@@ -301,6 +305,8 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
             } catch {
                 let contentType = response.headers["Content-Type"]?.lowercased() ?? ""
                 if success && (declared != nil || contentType.contains("json")) {
+                    let text = JSONValue.string(String(decoding: response.body, as: UTF8.self))
+                    kept = DecodedResponse(status: response.status, headers: response.headers, body: text)
                     throw FlowError(
                         .decode, "the response body is not valid JSON: \(error.message)",
                         status: response.status, excerpt: Self.excerpt(response.body))
@@ -309,6 +315,7 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
             }
         }
         let decoded = DecodedResponse(status: response.status, headers: response.headers, body: body)
+        kept = decoded
         guard success else {
             var message = "status \(response.status)"
             if let declared, case .some(let ref) = declared.schema.ref?.value {
