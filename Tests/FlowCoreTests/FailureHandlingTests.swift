@@ -108,7 +108,7 @@ struct FailureHandlingTests {
         }
         let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
         #expect(report.error?.code == .totalTimeout)
-        #expect(report.error?.message == "the run did not finish within its deadline of 0.1 seconds")
+        #expect(report.error?.message == "the run did not finish within its deadline of 100ms")
         #expect(report.steps.map(\.id).sorted() == ["after", "slow"])
         #expect(dispatcher.requests.count == 1)
     }

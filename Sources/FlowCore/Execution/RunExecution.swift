@@ -135,7 +135,7 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
                 case .deadlinePassed(let deadline):
                     return finish(
                         group: &group, waiting: waiting + running.sorted(),
-                        error: FlowError(.totalTimeout, "the run did not finish within its deadline of \(deadline)"))
+                        error: FlowError(.totalTimeout, "the run did not finish within its deadline of \(deadline.workflowText)"))
                 case .deadlineCancelled:
                     continue
                 }

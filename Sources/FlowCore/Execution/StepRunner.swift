@@ -40,7 +40,7 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
                     planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, deadline: deadline,
                     log: log)
             } onTimeout: {
-                .failure(FlowError(.totalTimeout, "the step did not finish within its total timeout of \(total)"))
+                .failure(FlowError(.totalTimeout, "the step did not finish within its total timeout of \(total.workflowText)"))
             }
         } else {
             outcome = await attempts(
@@ -219,7 +219,7 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
         let result: Result<StepResponse, any Error> = await withTimeLimit(limit, clock: clock) {
             do { return .success(try await chain(request, context)) } catch { return .failure(error) }
         } onTimeout: {
-            .failure(FlowError(.attemptTimeout, "no response within \(limit)"))
+            .failure(FlowError(.attemptTimeout, "no response within \(limit.workflowText)"))
         }
         return try result.get()
     }
