@@ -75,6 +75,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "FlowBenchmarks",
+            dependencies: [
+                "FlowCore",
+                "FlowHTTP",
+                "FlowTestServer",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Benchmarks/FlowBenchmarks",
             swiftSettings: strictSettings
         ),
@@ -92,8 +98,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // A real HTTP/1.1 server on 127.0.0.1 for the tests that need the network: not a product,
-        // so nothing outside this package can depend on it.
+        // A real HTTP/1.1 server on 127.0.0.1 for the tests that need the network and the soak benchmark:
+        // not a product, so nothing outside this package can depend on it.
         .target(
             name: "FlowTestServer",
             dependencies: [

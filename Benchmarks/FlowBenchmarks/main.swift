@@ -12,6 +12,8 @@ let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathCo
 switch arguments.first {
 case "lint":
     try LintBenchmark(flowrun: products.appendingPathComponent("flowrun").path).run()
+case "soak":
+    try await SoakBenchmark(arguments: Array(arguments.dropFirst())).run()
 default:
     print("""
         usage: flowrun-benchmarks lint
