@@ -113,6 +113,25 @@ struct FailureHandlingTests {
         #expect(dispatcher.requests.count == 1)
     }
 
+    @Test func theAttemptATotalTimeoutCutsShortReportsTheTimeout() async throws {
+        let workflow = serverOnly + """
+            policies: { bounded: { timeout: { total: 100ms } } }
+            defaults: { server: api, policy: bounded }
+            steps:
+              - id: slow
+                request: { method: GET, path: /slow }
+            """
+        let dispatcher = ScriptedDispatcher { _, _ in
+            try await Task.sleep(for: .seconds(30))
+            return json(200, "{}")
+        }
+        let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
+        let attempt = try #require(report.steps.first?.attempts.last)
+        #expect(attempt.error?.code == .totalTimeout)
+        #expect(attempt.error?.message == "the step did not finish within its total timeout of 100ms")
+        #expect(report.error?.request == "GET https://api.test/slow")
+    }
+
     @Test func compensationsUndoSucceededStepsInReverseAndReportTheirOwnFailures() async throws {
         let workflow = server + """
             steps:

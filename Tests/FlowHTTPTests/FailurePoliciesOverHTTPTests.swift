@@ -169,6 +169,7 @@ struct FailurePoliciesOverHTTPTests {
             let step = try #require(report.steps.first)
             #expect(step.status == .recovered)
             #expect(step.error?.code == .totalTimeout)
+            #expect(step.attempts.map { $0.error?.code } == [.httpStatus, .totalTimeout])
             #expect(step.duration >= .milliseconds(300))
             // The 503, then the request still unanswered when the total ran out; never a third.
             #expect(server.requests.count == 2)

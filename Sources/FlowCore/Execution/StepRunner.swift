@@ -57,6 +57,13 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
             var error = redactor.redact(error)
             error.stepID = error.stepID ?? planned.id
             error.attempt = error.attempt ?? report.attempts.last?.number
+            // The attempt the total timeout cut short ended as cancelled; report what cancelled it.
+            if error.code == .totalTimeout, let last = report.attempts.indices.last,
+                report.attempts[last].error?.code == .cancelled
+            {
+                error.request = error.request ?? report.attempts[last].error?.request
+                report.attempts[last].error = error
+            }
             report.status = .failed
             report.error = error
             return StepResult(outputs: [:], report: report, error: error, failedResponse: failedResponse)
