@@ -171,6 +171,35 @@ struct FailureHandlingTests {
         #expect(report.steps.map(\.status) == [.succeeded, .succeeded, .failed, .failed, .succeeded])
     }
 
+    @Test func aSiblingThatSucceedsAfterTheRunFailedIsReportedAndCompensated() async throws {
+        let workflow = server + """
+            steps:
+              - id: book
+                request: { method: POST, path: /bookings }
+                compensate:
+                  request: { method: DELETE, path: /bookings/b1 }
+              - id: pay
+                request: { method: POST, path: /payments }
+            """
+        let dispatcher = ScriptedDispatcher { request, _ in
+            switch request.path {
+            case "/bookings":
+                // The booking completes although the run cancels it: its answer was already on its way.
+                try? await Task.sleep(for: .seconds(5))
+                return json(201, "{}")
+            case "/payments": return json(500, "{}")
+            default: return json(204, "")
+            }
+        }
+        let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
+        #expect(report.error?.stepID == "pay")
+        #expect(dispatcher.requests.map { "\($0.method) \($0.path)" }.sorted() == [
+            "DELETE /bookings/b1", "POST /bookings", "POST /payments",
+        ])
+        #expect(report.steps.map(\.id) == ["pay", "book", "book/compensate"])
+        #expect(report.steps.map(\.status) == [.failed, .succeeded, .succeeded])
+    }
+
     @Test func compensationsMayNotReadStepsThatRanLater() {
         let result = WorkflowCompiler().check(yaml: server + """
             steps:
