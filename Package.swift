@@ -90,6 +90,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                "FlowTestServer",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/FlowBenchmarks",
@@ -115,8 +116,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // A real HTTP/1.1 server on 127.0.0.1 for the tests that need the network: not a product,
-        // so nothing outside this package can depend on it.
+        // A real HTTP/1.1 server on 127.0.0.1 for the tests that need the network and the soak benchmark:
+        // not a product, so nothing outside this package can depend on it.
         .target(
             name: "FlowTestServer",
             dependencies: [

@@ -22,6 +22,8 @@ do {
         try LintBenchmark(flowrun: products.appendingPathComponent("flowrun").path).run()
     case "test":
         try TestBenchmark(flowrun: products.appendingPathComponent("flowrun").path).run()
+    case "soak":
+        try await SoakBenchmark(arguments: Array(arguments.dropFirst())).run()
     case "engine":
         var benchmark = EngineBenchmark()
         if let runs = option("runs") { benchmark.runs = runs }
@@ -55,6 +57,7 @@ do {
                        client, against an in-process SwiftNIO server on 127.0.0.1
               test     500 generated test cases (5-step workflows with retries and a refresh) through
                        `flowrun test`
+              soak     1,000 runs against seeded random faults over real sockets (--seed N)
             """)
         exit(arguments.isEmpty ? 0 : 2)
     }

@@ -44,6 +44,32 @@ struct FailureHandlingTests {
         #expect(central.outputs == ["items": ["central"]])
     }
 
+    @Test func aFallbackReadsTheFailedResponse() async throws {
+        /// A step whose outputs, and the fallback for them, are `reads`.
+        func workflow(_ reads: String) -> String {
+            server + """
+                types:
+                  ApiError: { type: object, properties: { code: { type: string } } }
+                steps:
+                  - id: item
+                    request: { method: GET, path: /item }
+                    response: { 200: { type: object }, 500: ApiError }
+                    outputs: { \(reads) }
+                catch:
+                  - when: { step: item }
+                    fallback: { \(reads) }
+                """
+        }
+        let failed = await engine(ScriptedDispatcher { _, _ in json(500, #"{"code":"db_down"}"#) })
+            .run(try plan(workflow("code: $response.body#/code, status: $statusCode")), inputs: [:], environment: [:])
+        #expect(failed.steps.first?.outputs == ["code": "db_down", "status": 500])
+        // A body that is not JSON is a decode failure with a response: the fallback reads it as text.
+        let broken = await engine(ScriptedDispatcher { _, _ in json(200, #"{"code":"#) })
+            .run(try plan(workflow("raw: $response.body, status: $statusCode")), inputs: [:], environment: [:])
+        #expect(broken.steps.first?.error?.code == .decode)
+        #expect(broken.steps.first?.outputs == ["raw": #"{"code":"#, "status": 200])
+    }
+
     @Test func gotoRerunsTheTargetAtMostMaxVisitsTimes() async throws {
         let workflow = server + """
             steps:
@@ -87,6 +113,25 @@ struct FailureHandlingTests {
         #expect(dispatcher.requests.count == 1)
     }
 
+    @Test func theAttemptATotalTimeoutCutsShortReportsTheTimeout() async throws {
+        let workflow = serverOnly + """
+            policies: { bounded: { timeout: { total: 100ms } } }
+            defaults: { server: api, policy: bounded }
+            steps:
+              - id: slow
+                request: { method: GET, path: /slow }
+            """
+        let dispatcher = ScriptedDispatcher { _, _ in
+            try await Task.sleep(for: .seconds(30))
+            return json(200, "{}")
+        }
+        let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
+        let attempt = try #require(report.steps.first?.attempts.last)
+        #expect(attempt.error?.code == .totalTimeout)
+        #expect(attempt.error?.message == "the step did not finish within its total timeout of 100ms")
+        #expect(report.error?.request == "GET https://api.test/slow")
+    }
+
     @Test func compensationsUndoSucceededStepsInReverseAndReportTheirOwnFailures() async throws {
         let workflow = server + """
             steps:
@@ -124,6 +169,35 @@ struct FailureHandlingTests {
         #expect(error.message.contains("compensation 'refund' of step 'charge' failed too"))
         #expect(report.steps.map(\.id) == ["reserve", "charge", "ship", "refund", "reserve/compensate"])
         #expect(report.steps.map(\.status) == [.succeeded, .succeeded, .failed, .failed, .succeeded])
+    }
+
+    @Test func aSiblingThatSucceedsAfterTheRunFailedIsReportedAndCompensated() async throws {
+        let workflow = server + """
+            steps:
+              - id: book
+                request: { method: POST, path: /bookings }
+                compensate:
+                  request: { method: DELETE, path: /bookings/b1 }
+              - id: pay
+                request: { method: POST, path: /payments }
+            """
+        let dispatcher = ScriptedDispatcher { request, _ in
+            switch request.path {
+            case "/bookings":
+                // The booking completes although the run cancels it: its answer was already on its way.
+                try? await Task.sleep(for: .seconds(5))
+                return json(201, "{}")
+            case "/payments": return json(500, "{}")
+            default: return json(204, "")
+            }
+        }
+        let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
+        #expect(report.error?.stepID == "pay")
+        #expect(dispatcher.requests.map { "\($0.method) \($0.path)" }.sorted() == [
+            "DELETE /bookings/b1", "POST /bookings", "POST /payments",
+        ])
+        #expect(report.steps.map(\.id) == ["pay", "book", "book/compensate"])
+        #expect(report.steps.map(\.status) == [.failed, .succeeded, .succeeded])
     }
 
     @Test func compensationsMayNotReadStepsThatRanLater() {
@@ -193,6 +267,35 @@ struct FailureHandlingTests {
         try await clock.sleep(for: .seconds(5))
         #expect(await engine.run(compiled, inputs: [:], environment: [:]).error?.code == .httpStatus)
         #expect(await engine.run(compiled, inputs: [:], environment: [:]).error?.code == .circuitOpen)
+        #expect(dispatcher.requests.count == 2)
+    }
+
+    @Test func aRequestThatCannotBeBuiltIsNoCallForTheBreaker() async throws {
+        let head = serverOnly + """
+            policies:
+              guarded:
+                circuitBreaker: { failureRatio: 1, minimumThroughput: 2, window: 10s, breakDuration: 5s }
+            defaults: { server: api, policy: guarded }
+
+            """
+        let call = try plan(head + """
+            steps:
+              - id: call
+                request: { method: GET, path: /call }
+            """)
+        let unbuildable = try plan(head + """
+            steps:
+              - id: broken
+                request: { method: GET, path: "/items/{$env.MISSING}" }
+            """)
+        let dispatcher = ScriptedDispatcher { _, _ in json(503, "{}") }
+        let engine = immediateEngine(dispatcher, clock: ImmediateClock())
+        #expect(await engine.run(call, inputs: [:], environment: [:]).error?.code == .httpStatus)
+        #expect(await engine.run(unbuildable, inputs: [:], environment: [:]).error?.code == .binding)
+        #expect(await engine.run(call, inputs: [:], environment: [:]).error?.code == .httpStatus)
+        // Both calls that reached the server failed, so the breaker is open; the request that was never
+        // sent must not count as a success that keeps it closed (or, half-open, closes it under a probe).
+        #expect(await engine.run(call, inputs: [:], environment: [:]).error?.code == .circuitOpen)
         #expect(dispatcher.requests.count == 2)
     }
 

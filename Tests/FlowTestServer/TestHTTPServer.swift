@@ -19,6 +19,8 @@ package struct RecordedRequest: Sendable {
     package var headers: [(name: String, value: String)]
     /// The body bytes.
     package var body: [UInt8]
+    /// When the request's head arrived, on the continuous clock, so tests can measure the gaps between attempts.
+    package var receivedAt: ContinuousClock.Instant = .now
 
     /// The path of ``uri``, without the query.
     package var path: String {
@@ -44,6 +46,9 @@ package struct TestReply: Sendable {
         case truncateAndClose(afterBytes: Int)
         /// The head and the first `bytes` of the body are sent, then nothing more until the server stops.
         case truncateAndStall(afterBytes: Int)
+        /// The head (with the full `Content-Length`) and the first `bytes` of the body are sent; a moment later
+        /// the connection is reset (TCP RST, through `SO_LINGER` 0) rather than closed.
+        case resetAfter(bytes: Int)
     }
 
     /// The status code.
@@ -233,6 +238,7 @@ private final class RecordingHandler: ChannelInboundHandler {
     private let state: ServerState
     private let respond: @Sendable (RecordedRequest) -> TestReply
     private var head: HTTPRequestHead?
+    private var headReceivedAt: ContinuousClock.Instant = .now
     private var body: [UInt8] = []
 
     init(state: ServerState, respond: @escaping @Sendable (RecordedRequest) -> TestReply) {
@@ -244,6 +250,7 @@ private final class RecordingHandler: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
+            headReceivedAt = .now
             body = []
         case .body(let buffer):
             body += buffer.readableBytesView
@@ -253,7 +260,8 @@ private final class RecordingHandler: ChannelInboundHandler {
                 method: head.method.rawValue,
                 uri: head.uri,
                 headers: head.headers.map { (name: $0.name, value: $0.value) },
-                body: body
+                body: body,
+                receivedAt: headReceivedAt
             )
             state.requests.withLock { $0.append(request) }
             let reply = head.method == .HEAD ? Self.withoutBody(respond(request)) : respond(request)
@@ -312,6 +320,28 @@ private final class RecordingHandler: ChannelInboundHandler {
                 wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: reply.body.prefix(bytes))))),
                 promise: nil
             )
+        case .resetAfter(let bytes):
+            context.writeAndFlush(
+                wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: reply.body.prefix(bytes))))),
+                promise: nil
+            )
+            // The pause lets the client read the head and the first bytes, so the reset hits it mid-body.
+            let channel = context.channel
+            context.eventLoop.scheduleTask(in: .milliseconds(10)) {
+                Self.reset(channel)
+            }
+        }
+    }
+
+    /// Closes `channel` with a TCP reset: `SO_LINGER` with a zero timeout makes `close` send RST, not FIN.
+    private static func reset(_ channel: any Channel) {
+        guard channel.isActive else { return }
+        guard let provider = channel as? any SocketOptionProvider else {
+            channel.close(promise: nil)
+            return
+        }
+        provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
+            channel.close(promise: nil)
         }
     }
 }

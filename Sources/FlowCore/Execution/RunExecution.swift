@@ -146,8 +146,8 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
                 case .finished(let finished):
                     result = finished
                 case .deadlinePassed(let deadline):
-                    return finish(
-                        group: &group, waiting: waiting + running.sorted(),
+                    return await finish(
+                        group: &group, runner: runner, waiting: waiting,
                         error: FlowError(
                             .totalTimeout, "the run did not finish within its deadline of \(deadline.workflowText)"))
                 case .deadlineCancelled:
@@ -164,14 +164,16 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
                 }
                 if Task.isCancelled {
                     reports.append(report)
-                    return finish(group: &group, waiting: waiting, error: FlowError(.cancelled, "the run was cancelled"))
+                    return await finish(
+                        group: &group, runner: runner, waiting: waiting,
+                        error: FlowError(.cancelled, "the run was cancelled"))
                 }
                 var failureScope = scope
                 failureScope.stepOutputs = completedOutputs
                 failureScope.response = result.failedResponse
                 guard let rule = catchRule(for: report.id, error: error, in: failureScope) else {
                     reports.append(report)
-                    return finish(group: &group, waiting: waiting, error: error)
+                    return await finish(group: &group, runner: runner, waiting: waiting, error: error)
                 }
                 report.status = .recovered
                 runSpan?.addEvent(SpanEvent(
@@ -188,18 +190,18 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
                         reports.append(report)
                     } catch {
                         reports.append(report)
-                        return finish(group: &group, waiting: waiting, error: error)
+                        return await finish(group: &group, runner: runner, waiting: waiting, error: error)
                     }
                 case .end(let bindings):
                     reports.append(report)
                     do throws(FlowError) {
                         let outputs = try evaluate(bindings, in: failureScope)
-                        var outcome = finish(group: &group, waiting: waiting, error: nil)
+                        var outcome = await finish(group: &group, runner: runner, waiting: waiting, error: nil)
                         outcome.outputs = outputs
                         outcome.endedEarly = true
                         return outcome
                     } catch {
-                        return finish(group: &group, waiting: waiting, error: error)
+                        return await finish(group: &group, runner: runner, waiting: waiting, error: error)
                     }
                 case .run(let target, let then):
                     if then == .fail { report.status = .failed }
@@ -208,11 +210,11 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
                         let handled = await runner.run(handler, scope: failureScope)
                         reports.append(handled.report)
                         if let handlerError = handled.error {
-                            return finish(group: &group, waiting: waiting, error: handlerError)
+                            return await finish(group: &group, runner: runner, waiting: waiting, error: handlerError)
                         }
                     }
                     if then == .fail {
-                        return finish(group: &group, waiting: waiting, error: error)
+                        return await finish(group: &group, runner: runner, waiting: waiting, error: error)
                     }
                     completedOutputs[report.id] = [:]
                 case .goto(let target):
@@ -222,7 +224,7 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
                         reports.append(report)
                         var limitError = error
                         limitError.message += " ('goto: \(target.value)' already ran it \(maxVisits) times)"
-                        return finish(group: &group, waiting: waiting, error: limitError)
+                        return await finish(group: &group, runner: runner, waiting: waiting, error: limitError)
                     }
                     reports.append(report)
                     // Continue at the target: it and everything downstream of it run again.
@@ -269,11 +271,23 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
         case deadlineCancelled
     }
 
-    /// Ends the run: cancels running steps and reports the waiting ones as skipped.
+    /// Ends the run: cancels running steps, waits for them, and reports the waiting ones as skipped.
+    ///
+    /// A running step may finish before its cancellation takes effect, or have finished with its result not yet
+    /// read: its report joins the run's and, when it succeeded, compensation undoes it like any other step.
     private mutating func finish(
-        group: inout TaskGroup<GroupEvent>, waiting: [String], error: FlowError?
-    ) -> Outcome {
+        group: inout TaskGroup<GroupEvent>, runner: StepRunner<C>, waiting: [String], error: FlowError?
+    ) async -> Outcome {
         group.cancelAll()
+        while let event = await group.next() {
+            guard case .finished(let result) = event else { continue }
+            reports.append(contentsOf: runner.nestedReports.drain())
+            reports.append(result.report)
+            if result.error == nil {
+                completedOutputs[result.report.id] = result.outputs
+                succeeded.append((result.report.id, completedOutputs))
+            }
+        }
         for id in waiting {
             reports.append(StepReport(
                 id: id, status: .skipped, attempts: [], startedAfter: .zero, duration: .zero, outputs: [:]))

@@ -62,7 +62,7 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
                     planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, deadline: deadline,
                     log: log, stepSpan: span)
             } onTimeout: {
-                .failure(FlowError(.totalTimeout, "the step did not finish within its total timeout of \(total)"))
+                .failure(FlowError(.totalTimeout, "the step did not finish within its total timeout of \(total.workflowText)"))
             }
         } else {
             outcome = await attempts(
@@ -80,6 +80,13 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
             var error = redactor.redact(error)
             error.stepID = error.stepID ?? planned.id
             error.attempt = error.attempt ?? report.attempts.last?.number
+            // The attempt the total timeout cut short ended as cancelled; report what cancelled it.
+            if error.code == .totalTimeout, let last = report.attempts.indices.last,
+                report.attempts[last].error?.code == .cancelled
+            {
+                error.request = error.request ?? report.attempts[last].error?.request
+                report.attempts[last].error = error
+            }
             report.status = .failed
             report.error = error
             return StepResult(outputs: [:], report: report, error: error, failedResponse: failedResponse)
@@ -207,6 +214,9 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
         context.logger[metadataKey: "attempt"] = "\(number)"
         let breaker = planned.policy?.circuitBreaker
         let breakerKey = breaker.map { CircuitBreakers<C>.key(for: planned, $0, in: plan) }
+        // Only a call the breaker let through has an outcome for it: a request that could not be built
+        // says nothing about the server, and must not count as a success (or close a half-open breaker).
+        var passedBreaker = false
         do {
             var request = try builder.build(planned, in: scope)
             if let idempotencyKey { request.headers.set("Idempotency-Key", idempotencyKey) }
@@ -218,7 +228,10 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
                 metadata: [
                     "method": "\(request.method)", "url": "\(redactor.redact(URLRedaction.redact(request.url)))",
                 ])
-            if let breaker, let breakerKey { try circuitBreakers.acquire(breakerKey, breaker) }
+            if let breaker, let breakerKey {
+                try circuitBreakers.acquire(breakerKey, breaker)
+                passedBreaker = true
+            }
             var response: StepResponse
             do {
                 response = try await send(request, planned, scope: scope, context: context, isReplay: false, asRefresh: asRefresh, via: dispatcher)
@@ -237,7 +250,7 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
         } catch {
             outcome.result = .failure(FlowError(.interceptor, "\(error)", underlyingError: error))
         }
-        if let breaker, let breakerKey {
+        if let breaker, let breakerKey, passedBreaker {
             switch outcome.result {
             case .success: circuitBreakers.record(breakerKey, breaker, error: nil)
             case .failure(let error) where error.code == .circuitOpen: break
@@ -274,7 +287,7 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
         let result: Result<StepResponse, any Error> = await withTimeLimit(limit, clock: clock) {
             do { return .success(try await chain(request, context)) } catch { return .failure(error) }
         } onTimeout: {
-            .failure(FlowError(.attemptTimeout, "no response within \(limit)"))
+            .failure(FlowError(.attemptTimeout, "no response within \(limit.workflowText)"))
         }
         return try result.get()
     }
