@@ -5,9 +5,9 @@ import FlowCore
 /// It follows the workflow decoder: the same ``MappingReader`` for unknown
 /// and missing keys, the same codes, and a part that cannot be decoded is
 /// left out while the rest is still checked.
-struct MockStubDecoder {
+struct MockStubDecoder: DiagnosingDecoder {
     /// The problems found so far, in the order found.
-    private(set) var diagnostics: [Diagnostic] = []
+    var diagnostics: [Diagnostic] = []
 
     static let topLevelKeys = ["flowrun-mock", "stubs"]
     static let stubKeys = ["name", "match", "respond"]
@@ -200,32 +200,5 @@ struct MockStubDecoder {
             for pair in pairs { members[pair.key.scalar?.text ?? ""] = json(pair.value) }
             return .object(members)
         }
-    }
-
-    private mutating func string(_ node: YAMLNode, _ what: String) -> String? {
-        guard case .string(let text)? = node.scalar?.value else {
-            report(.typeMismatch, "expected \(what) to be a string, found \(node.kindDescription)", node)
-            return nil
-        }
-        return text
-    }
-
-    /// The text of a non-null scalar, so `page: 2` and `page: "2"` both mean the string `2`.
-    private mutating func scalarText(_ node: YAMLNode, _ what: String) -> String? {
-        guard let scalar = node.scalar, scalar.value != .null else {
-            report(.typeMismatch, "expected \(what) to be a string, found \(node.kindDescription)", node)
-            return nil
-        }
-        return scalar.text
-    }
-
-    private mutating func reader(
-        _ node: YAMLNode, _ context: String, _ allowed: [String], required: [String] = []
-    ) -> MappingReader? {
-        MappingReader(node, context, allowed: allowed, required: required, diagnostics: &diagnostics)
-    }
-
-    private mutating func report(_ code: FlowError.Code, _ message: String, _ node: YAMLNode) {
-        diagnostics.append(Diagnostic(.error, code, message, at: node.location))
     }
 }

@@ -6,11 +6,11 @@ import FlowCore
 /// missing keys (with suggestions), the same codes, and a part that cannot be
 /// decoded is left out while the rest is still checked. Stubs are decoded by
 /// ``MockStubDecoder``, so inline stubs get exactly the errors a stub file would.
-struct WorkflowTestDecoder {
+struct WorkflowTestDecoder: DiagnosingDecoder {
     let path: String
     let loadMock: WorkflowTestFile.MockLoader
     /// The problems found by this decoder; the stub decoder keeps its own until ``sortedDiagnostics``.
-    private var diagnostics: [Diagnostic] = []
+    var diagnostics: [Diagnostic] = []
     private var stubDecoder = MockStubDecoder()
     /// Stub files by resolved path, so a file named by several cases is read, and its problem reported, once.
     private var mocks: [String: [MockStub]?] = [:]
@@ -383,32 +383,5 @@ struct WorkflowTestDecoder {
             return .object(members)
         }
         return JSONValue(yaml: node)
-    }
-
-    private mutating func string(_ node: YAMLNode, _ what: String) -> String? {
-        guard case .string(let text)? = node.scalar?.value else {
-            report(.typeMismatch, "expected \(what) to be a string, found \(node.kindDescription)", node)
-            return nil
-        }
-        return text
-    }
-
-    /// The text of a non-null scalar, so `PORT: 8080` and `PORT: "8080"` both mean the string `8080`.
-    private mutating func scalarText(_ node: YAMLNode, _ what: String) -> String? {
-        guard let scalar = node.scalar, scalar.value != .null else {
-            report(.typeMismatch, "expected \(what) to be a string, found \(node.kindDescription)", node)
-            return nil
-        }
-        return scalar.text
-    }
-
-    private mutating func reader(
-        _ node: YAMLNode, _ context: String, _ allowed: [String], required: [String] = []
-    ) -> MappingReader? {
-        MappingReader(node, context, allowed: allowed, required: required, diagnostics: &diagnostics)
-    }
-
-    private mutating func report(_ code: FlowError.Code, _ message: String, _ node: YAMLNode) {
-        diagnostics.append(Diagnostic(.error, code, message, at: node.location))
     }
 }
