@@ -14,13 +14,27 @@ struct RequestTarget: Sendable, CustomStringConvertible {
     static let redaction = "***"
 
     /// `METHOD url`, without user info or fragment, and with secret query values replaced.
-    let description: String
+    ///
+    /// Built when asked — for an error or a debug log — not for every request: redacting the query
+    /// costs several microseconds.
+    var description: String {
+        var redacted = (scheme.map { "\($0)://" } ?? "") + hostAndPort + path
+        if let query {
+            redacted += "?" + Self.redactQuery(query)
+        }
+        return "\(method) \(redacted)"
+    }
     /// The scheme, lower-cased, or `nil` when the URL has no `://`.
     let scheme: String?
     /// The host as written, IPv6 addresses in brackets; empty when the URL has none.
     let host: String
     /// `host:port`, with the scheme's default port when the URL names none.
     let authority: String
+    /// The parts of the request that ``description`` shows.
+    private let method: String
+    private let hostAndPort: Substring
+    private let path: Substring
+    private let query: Substring?
 
     /// Reads the parts of `request`'s URL that messages need.
     /// - Parameter request: The request to describe.
@@ -49,11 +63,10 @@ struct RequestTarget: Sendable, CustomStringConvertible {
         self.host = String(host)
         self.authority = "\(host):\(port.map(String.init) ?? defaultPort)"
 
-        var redacted = (scheme.map { "\($0)://" } ?? "") + hostAndPort + path
-        if let queryMark {
-            redacted += "?" + Self.redactQuery(withoutFragment[withoutFragment.index(after: queryMark)...])
-        }
-        self.description = "\(request.method) \(redacted)"
+        self.method = request.method
+        self.hostAndPort = hostAndPort
+        self.path = path
+        self.query = queryMark.map { withoutFragment[withoutFragment.index(after: $0)...] }
     }
 
     /// Splits `host:port`, keeping an IPv6 literal's brackets; the port is `nil` when absent or empty.
