@@ -17,6 +17,8 @@ struct HTTPBenchmark {
     var rounds = 3
     /// Run only the engine side, `runs` runs per round, for a profiler.
     var profileEngine = false
+    /// With `profileEngine`, profile the variant without timeouts.
+    var profileWithoutTimeouts = false
 
     /// workflows/banking.yaml without the refresh step, its interceptor and its catch rule.
     static let bankingYAML = """
@@ -127,7 +129,7 @@ struct HTTPBenchmark {
         }
         if profileEngine {
             for _ in 0..<rounds {
-                let time = try await timed(runs: runs, withTimeouts)
+                let time = try await timed(runs: runs, profileWithoutTimeouts ? withoutTimeouts : withTimeouts)
                 print(String(format: "%d engine runs in %.3f s (%.0f requests/s)", runs, time.wall, Double(runs * 3) / time.wall))
             }
             return

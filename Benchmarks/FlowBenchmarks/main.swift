@@ -38,13 +38,15 @@ do {
         if let rounds = option("rounds") { benchmark.rounds = rounds }
         if let concurrency = option("concurrency") { benchmark.concurrency = concurrency }
         benchmark.profileEngine = arguments.contains("--profile-engine")
+        benchmark.profileWithoutTimeouts = arguments.contains("--without-timeouts")
         try await benchmark.run()
     default:
         print("""
             usage: flowrun-benchmarks lint
                    flowrun-benchmarks engine [overhead | memory] [--runs N] [--rounds N] [--memory-runs N]
                    flowrun-benchmarks engine --profile-engine [--runs N]
-                   flowrun-benchmarks http [--runs N] [--concurrency N] [--rounds N] [--profile-engine]
+                   flowrun-benchmarks http [--runs N] [--concurrency N] [--rounds N]
+                   flowrun-benchmarks http --profile-engine [--without-timeouts] [--runs N] [--rounds N]
 
               lint     generate 1,000 workflows; time `flowrun lint` on all of them (process start included),
                        on one small file, and `check-jsonschema` on the same files for comparison
@@ -54,7 +56,8 @@ do {
                        engine side of the overhead chain, for callgrind or perf
               http     5,000 runs of user → account → transactions, 32 at a time, through the engine and
                        AsyncHTTPClientDispatcher against a hand-written AsyncHTTPClient loop, one shared
-                       client, against an in-process SwiftNIO server on 127.0.0.1
+                       client, against an in-process SwiftNIO server on 127.0.0.1; --profile-engine runs
+                       only the engine side (with the banking policy's timeouts unless --without-timeouts)
               test     500 generated test cases (5-step workflows with retries and a refresh) through
                        `flowrun test`
               soak     1,000 runs against seeded random faults over real sockets (--seed N)
