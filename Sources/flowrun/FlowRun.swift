@@ -14,11 +14,12 @@ struct FlowRun: AsyncParsableCommand {
             reads something that exists and fits where it is bound.
 
             Examples:
+              flowrun run wf.yaml --input token=t-1   Run a workflow over HTTP.
               flowrun lint workflows/                 Check every workflow in a folder.
               flowrun lint --format github wf.yaml    Annotate a GitHub Actions run.
               flowrun test workflows/                 Run the tests: stubs, virtual time.
               flowrun schema > workflow.schema.json   The JSON Schema, for editors.
-              flowrun graph wf.yaml                   Draw the steps as a Mermaid flowchart.
+              flowrun graph wf.yaml                   Draw the steps as a Mermaid chart.
 
             The format reference is docs/workflow-format.md.
             """,
