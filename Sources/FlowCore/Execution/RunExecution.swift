@@ -128,19 +128,39 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
             func isReady(_ id: String) -> Bool {
                 dependencies[id]!.allSatisfy { completedOutputs[$0] != nil }
             }
+            /// The one step that can start, when none is running and exactly one is ready. Without a deadline
+            /// to race, it runs in this task: nothing could run beside it (only its completion can make another
+            /// step ready), and a child task would cost a task and two thread hand-offs per step.
+            func soleReadyStep() -> Int? {
+                guard plan.workflow.deadline == nil, running.isEmpty,
+                    let first = waiting.firstIndex(where: isReady)
+                else { return nil }
+                return waiting[(first + 1)...].contains(where: isReady) ? nil : first
+            }
             while true {
-                while running.count < limit, let index = waiting.firstIndex(where: isReady) {
+                let event: GroupEvent
+                if let index = soleReadyStep() {
                     let id = waiting.remove(at: index)
-                    running.insert(id)
                     visits[id, default: 0] += 1
                     var stepScope = scope
                     stepScope.stepOutputs = completedOutputs
-                    let planned = plan.step(id)!
                     observer?.stepStarted(id)
-                    group.addTask { .finished(await runner.run(planned, scope: stepScope)) }
+                    event = .finished(await runner.run(plan.step(id)!, scope: stepScope))
+                } else {
+                    while running.count < limit, let index = waiting.firstIndex(where: isReady) {
+                        let id = waiting.remove(at: index)
+                        running.insert(id)
+                        visits[id, default: 0] += 1
+                        var stepScope = scope
+                        stepScope.stepOutputs = completedOutputs
+                        let planned = plan.step(id)!
+                        observer?.stepStarted(id)
+                        group.addTask { .finished(await runner.run(planned, scope: stepScope)) }
+                    }
+                    if running.isEmpty { break }  // Nothing left but the deadline timer.
+                    guard let next = await group.next() else { break }
+                    event = next
                 }
-                if running.isEmpty { break }  // Nothing left but the deadline timer.
-                guard let event = await group.next() else { break }
                 let result: StepResult
                 switch event {
                 case .finished(let finished):
