@@ -61,17 +61,8 @@ struct LintCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let files: [String]
-        do {
-            files = try WorkflowFileFinder().files(in: paths)
-        } catch {
-            FileHandle.standardError.write(Data("flowrun lint: \(error)\n".utf8))
-            throw ExitCode(2)
-        }
-        if files.isEmpty {
-            FileHandle.standardError.write(Data("flowrun lint: no workflow files (*.yaml, *.yml) found\n".utf8))
-            throw ExitCode(2)
-        }
+        let files = try WorkflowFileFinder().filesOrExit(
+            in: paths, command: "flowrun lint", kind: "workflow files (*.yaml, *.yml)")
         let reports = await Self.lint(files, explain: explain)
         let printer = DiagnosticPrinter(
             format: format, color: format == .human && Terminal.isColorTerminal(STDOUT_FILENO),

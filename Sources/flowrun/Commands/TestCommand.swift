@@ -71,18 +71,9 @@ struct TestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let started = ContinuousClock.now
-        let files: [String]
-        do {
-            files = try WorkflowFileFinder(accepts: WorkflowFileFinder.isTestFileName).files(in: paths)
-                .map { $0.hasPrefix("./") ? String($0.dropFirst(2)) : $0 }
-        } catch {
-            FileHandle.standardError.write(Data("flowrun test: \(error)\n".utf8))
-            throw ExitCode(2)
-        }
-        if files.isEmpty {
-            FileHandle.standardError.write(Data("flowrun test: no test files (*.test.yaml, *.test.yml) found\n".utf8))
-            throw ExitCode(2)
-        }
+        let files = try WorkflowFileFinder(accepts: WorkflowFileFinder.isTestFileName)
+            .filesOrExit(in: paths, command: "flowrun test", kind: "test files (*.test.yaml, *.test.yml)")
+            .map { $0.hasPrefix("./") ? String($0.dropFirst(2)) : $0 }
         let loaded = await Self.load(files)
         let suites = loaded.compactMap(\.suite)
         let matcher = CaseFilter(filter)

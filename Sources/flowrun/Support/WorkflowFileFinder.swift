@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 
 /// Expands the paths given on the command line into the workflow (or test) files to process.
@@ -62,5 +63,28 @@ struct WorkflowFileFinder {
         (name.hasSuffix(".yaml") || name.hasSuffix(".yml"))
             && !name.hasSuffix(".test.yaml") && !name.hasSuffix(".test.yml")
             && !name.hasSuffix(".mock.yaml") && !name.hasSuffix(".mock.yml")
+    }
+
+    /// The files under `paths`, or, after saying why on standard error as `<command>: …`, exit status 2 when a
+    /// path does not exist or no file is found.
+    /// - Parameters:
+    ///   - paths: Files and folders from the command line.
+    ///   - command: The command's name for messages, such as `flowrun lint`.
+    ///   - kind: What was looked for, for the "none found" message: `workflow files (*.yaml, *.yml)`.
+    /// - Returns: The files, never empty.
+    /// - Throws: `ExitCode(2)`.
+    func filesOrExit(in paths: [String], command: String, kind: String) throws -> [String] {
+        let files: [String]
+        do {
+            files = try self.files(in: paths)
+        } catch {
+            FileHandle.standardError.write(Data("\(command): \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        if files.isEmpty {
+            FileHandle.standardError.write(Data("\(command): no \(kind) found\n".utf8))
+            throw ExitCode(2)
+        }
+        return files
     }
 }
