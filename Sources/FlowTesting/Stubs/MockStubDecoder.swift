@@ -179,26 +179,4 @@ struct MockStubDecoder: DiagnosingDecoder {
         }
         return fields
     }
-
-    /// The JSON value a YAML node denotes; NaN and the infinities, which JSON lacks, are reported.
-    private mutating func json(_ node: YAMLNode) -> JSONValue {
-        switch node.content {
-        case .scalar(let scalar):
-            switch scalar.value {
-            case .null: return .null
-            case .bool(let bool): return .bool(bool)
-            case .int(let int): return .int(int)
-            case .double(let double):
-                if !double.isFinite { report(.invalidValue, "JSON has no NaN or infinity; found \(scalar.text)", node) }
-                return .double(double)
-            case .string(let string): return .string(string)
-            }
-        case .sequence(let elements):
-            return .array(elements.map { json($0) })
-        case .mapping(let pairs):
-            var members: [String: JSONValue] = [:]
-            for pair in pairs { members[pair.key.scalar?.text ?? ""] = json(pair.value) }
-            return .object(members)
-        }
-    }
 }

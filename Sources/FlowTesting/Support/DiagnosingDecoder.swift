@@ -36,4 +36,21 @@ extension DiagnosingDecoder {
     mutating func report(_ code: FlowError.Code, _ message: String, _ node: YAMLNode) {
         diagnostics.append(Diagnostic(.error, code, message, at: node.location))
     }
+
+    /// The JSON value a node denotes; NaN and the infinities, which JSON lacks, are reported.
+    mutating func json(_ node: YAMLNode) -> JSONValue {
+        switch node.content {
+        case .scalar(let scalar):
+            if case .double(let value) = scalar.value, !value.isFinite {
+                report(.invalidValue, "JSON has no NaN or infinity; found \(scalar.text)", node)
+            }
+        case .sequence(let elements):
+            return .array(elements.map { json($0) })
+        case .mapping(let pairs):
+            var members: [String: JSONValue] = [:]
+            for pair in pairs { members[pair.key.scalar?.text ?? ""] = json(pair.value) }
+            return .object(members)
+        }
+        return JSONValue(yaml: node)
+    }
 }
