@@ -19,6 +19,8 @@ struct HTTPBenchmark {
     var profileEngine = false
     /// With `profileEngine`, profile the variant without timeouts.
     var profileWithoutTimeouts = false
+    /// Run only the hand-written side, `runs` runs per round, for a profiler to compare with the engine's.
+    var profileHandWritten = false
 
     /// workflows/banking.yaml without the refresh step, its interceptor and its catch rule.
     static let bankingYAML = """
@@ -127,10 +129,13 @@ struct HTTPBenchmark {
         let handChain: @Sendable () async throws -> Void = {
             try await Self.handWritten(client: client, baseURL: baseURL, token: "bench-token-1234")
         }
-        if profileEngine {
+        if profileEngine || profileHandWritten {
+            let chain = profileHandWritten ? handChain : profileWithoutTimeouts ? withoutTimeouts : withTimeouts
             for _ in 0..<rounds {
-                let time = try await timed(runs: runs, profileWithoutTimeouts ? withoutTimeouts : withTimeouts)
-                print(String(format: "%d engine runs in %.3f s (%.0f requests/s)", runs, time.wall, Double(runs * 3) / time.wall))
+                let time = try await timed(runs: runs, chain)
+                print(String(format: "%d %@ runs in %.3f s (%.0f requests/s; CPU %.0f µs/request)", runs,
+                             profileHandWritten ? "hand-written" : "engine", time.wall, Double(runs * 3) / time.wall,
+                             time.cpu / Double(runs * 3) * 1e6))
             }
             return
         }

@@ -39,6 +39,7 @@ do {
         if let concurrency = option("concurrency") { benchmark.concurrency = concurrency }
         benchmark.profileEngine = arguments.contains("--profile-engine")
         benchmark.profileWithoutTimeouts = arguments.contains("--without-timeouts")
+        benchmark.profileHandWritten = arguments.contains("--profile-hand-written")
         try await benchmark.run()
     default:
         print("""
@@ -46,7 +47,7 @@ do {
                    flowrun-benchmarks engine [overhead | memory] [--runs N] [--rounds N] [--memory-runs N]
                    flowrun-benchmarks engine --profile-engine [--runs N]
                    flowrun-benchmarks http [--runs N] [--concurrency N] [--rounds N]
-                   flowrun-benchmarks http --profile-engine [--without-timeouts] [--runs N] [--rounds N]
+                   flowrun-benchmarks http --profile-engine [--without-timeouts] | --profile-hand-written [--runs N] [--rounds N]
 
               lint     generate 1,000 workflows; time `flowrun lint` on all of them (process start included),
                        on one small file, and `check-jsonschema` on the same files for comparison
