@@ -1,5 +1,6 @@
 
 import Synchronization
+public import FlowCore
 
 /// A clock whose time moves only when everything running on it is waiting, and then straight to the next deadline.
 ///
@@ -38,10 +39,16 @@ public final class VirtualClock: Clock, Sendable {
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
+    /// A sleeping task or a timer, waiting for virtual time to reach its deadline.
     private struct Sleeper {
+        enum Wake {
+            case resume(CheckedContinuation<Void, any Error>)
+            case run(@Sendable () -> Void)
+        }
+
         var id: UInt64
         var deadline: Instant
-        var continuation: CheckedContinuation<Void, any Error>
+        var wake: Wake
     }
 
     private struct State {
@@ -82,7 +89,7 @@ public final class VirtualClock: Clock, Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let cancelled = state.withLock { state -> Bool in
                     if Task.isCancelled { return true }
-                    state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    state.sleepers.append(Sleeper(id: id, deadline: deadline, wake: .resume(continuation)))
                     return false
                 }
                 if cancelled { continuation.resume(throwing: CancellationError()) }
@@ -93,7 +100,7 @@ public final class VirtualClock: Clock, Sendable {
                 state.activity &+= 1
                 return state.sleepers.remove(at: index)
             }
-            sleeper?.continuation.resume(throwing: CancellationError())
+            if case .resume(let continuation) = sleeper?.wake { continuation.resume(throwing: CancellationError()) }
         }
     }
 
@@ -134,7 +141,40 @@ public final class VirtualClock: Clock, Sendable {
             state.activity &+= 1
             return due
         }
-        for sleeper in due { sleeper.continuation.resume() }
+        for sleeper in due {
+            switch sleeper.wake {
+            case .resume(let continuation): continuation.resume()
+            case .run(let action): action()
+            }
+        }
         return !due.isEmpty
+    }
+}
+
+extension VirtualClock: TimerScheduling {
+    /// Runs `action` when virtual time has advanced by `delay`, unless the returned timer is cancelled first.
+    ///
+    /// A timer counts as waiting on the clock, as a sleeping task does: when everything else is idle,
+    /// time moves to the earliest of them. A `delay` of zero or less runs the action at once, before this
+    /// returns. Timers are not listed in ``sleeps``.
+    public func scheduleTimer(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
+        let id: UInt64? = state.withLock { state in
+            state.activity &+= 1
+            guard delay > .zero else { return nil }
+            state.nextID &+= 1
+            state.sleepers.append(Sleeper(id: state.nextID, deadline: state.now.advanced(by: delay), wake: .run(action)))
+            return state.nextID
+        }
+        guard let id else {
+            action()
+            return ScheduledTimer {}
+        }
+        return ScheduledTimer { [self] in
+            state.withLock { state in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return }
+                state.activity &+= 1
+                state.sleepers.remove(at: index)
+            }
+        }
     }
 }

@@ -91,7 +91,7 @@ struct FailurePoliciesOverHTTPTests {
         }
     }
 
-    @Test(arguments: [Fault.Wait.seconds(1), .date(Date(timeIntervalSinceNow: 3600))])
+    @Test(arguments: [Fault.Wait.seconds(10), .date(Date(timeIntervalSinceNow: 3600))])
     func retryAfterIsHonouredAndCappedByItsMax(wait: Fault.Wait) async throws {
         let plan = try compile("""
             policies:
@@ -106,11 +106,12 @@ struct FailurePoliciesOverHTTPTests {
         try await withEngine(script) { engine, server in
             let report = await engine.run(plan, against: server)
             #expect(report.succeeded, "\(String(describing: report.error))")
-            // The server asked for 1 s (or an hour): the engine waits the cap, longer than its own 10 ms backoff.
+            // The server asked for 10 s (or an hour): the engine waits the cap, longer than its own 10 ms backoff.
             #expect(report.steps.first?.attempts.first?.retryDelay == .milliseconds(50))
             let gap = try #require(server.gaps.first)
             #expect(gap >= .milliseconds(50))
-            #expect(gap < .milliseconds(900), "the engine waited \(gap): the server's value, not the cap")
+            // Far below 10 s, with room for a loaded machine's first connection.
+            #expect(gap < .seconds(5), "the engine waited \(gap): the server's value, not the cap")
         }
     }
 

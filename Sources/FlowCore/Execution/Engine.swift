@@ -29,6 +29,9 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     /// The custom interceptors workflows may `use:`, by name.
     public var interceptors: InterceptorRegistry
     /// The clock for timeouts and retry delays; a test injects a virtual one.
+    ///
+    /// Timeouts are timers of the clock when it conforms to ``TimerScheduling`` (as `ContinuousClock`,
+    /// `SuspendingClock` and FlowTesting's `VirtualClock` do), else tasks sleeping on it.
     public var clock: C
     /// The logger; the engine never bootstraps logging.
     public var logger: Logger
@@ -114,6 +117,13 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
             outputs: outcome.error == nil ? outcome.outputs : [:],
             steps: run.reports,
             duration: start.duration(to: clock.now))
+    }
+}
+
+extension Engine {
+    /// The timers that enforce timeouts: the clock's own, or tasks sleeping on it.
+    var timers: any TimerScheduling {
+        clock as? any TimerScheduling ?? SleepingTimers(clock: clock)
     }
 }
 

@@ -68,7 +68,7 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
         let nested = NestedStepReports()
         let runner = StepRunner(
             plan: plan, dispatchers: engine.dispatchers, dispatcherOverride: engine.dispatcherOverride,
-            interceptorRegistry: engine.interceptors, clock: engine.clock, logger: engine.logger,
+            interceptorRegistry: engine.interceptors, clock: engine.clock, timers: engine.timers, logger: engine.logger,
             builder: RequestBuilder(plan: plan, validator: validator), validator: validator, redactor: redactor,
             coordinator: RefreshCoordinator(), runStart: start, unixTime: engine.unixTime, jitter: engine.jitter,
             secretVariables: secretVariables, nestedReports: nested, circuitBreakers: engine.circuitBreakers,

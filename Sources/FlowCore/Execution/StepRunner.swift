@@ -9,6 +9,8 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
     let dispatcherOverride: String?
     let interceptorRegistry: InterceptorRegistry
     let clock: C
+    /// The clock's timers, which enforce attempt and total timeouts.
+    let timers: any TimerScheduling
     let logger: Logger
     let builder: RequestBuilder
     let validator: JSONSchemaValidator
@@ -52,23 +54,14 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
             id: planned.id, status: .succeeded, attempts: [], startedAfter: runStart.duration(to: started),
             duration: .zero, outputs: [:], error: nil)
         let log = AttemptLog()
-        let outcome: Result<[String: JSONValue], FlowError>
         // One key per step run, the same on every attempt, so the server can recognise a retried request.
         let idempotencyKey = planned.step.idempotencyKey ? IdempotencyKey.make() : nil
-        if let total = planned.policy?.timeout?.total?.value {
-            let deadline = started.advanced(by: total)
-            outcome = await withTimeLimit(total, clock: clock) {
-                await attempts(
-                    planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, deadline: deadline,
-                    log: log, stepSpan: span)
-            } onTimeout: {
-                .failure(FlowError(.totalTimeout, "the step did not finish within its total timeout of \(total.workflowText)"))
-            }
-        } else {
-            outcome = await attempts(
-                planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, deadline: nil, log: log,
-                stepSpan: span)
-        }
+        // The total timeout needs no timer of its own: time passes only in attempts, each limited to what is
+        // left of it, and in retry delays, which are never started when they would end after it.
+        let deadline = planned.policy?.timeout?.total.map { started.advanced(by: $0.value) }
+        let outcome = await attempts(
+            planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, deadline: deadline, log: log,
+            stepSpan: span)
         report.attempts = log.attempts
         let failedResponse = log.failedResponse
         report.duration = started.duration(to: clock.now)
@@ -80,13 +73,6 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
             var error = redactor.redact(error)
             error.stepID = error.stepID ?? planned.id
             error.attempt = error.attempt ?? report.attempts.last?.number
-            // The attempt the total timeout cut short ended as cancelled; report what cancelled it.
-            if error.code == .totalTimeout, let last = report.attempts.indices.last,
-                report.attempts[last].error?.code == .cancelled
-            {
-                error.request = error.request ?? report.attempts[last].error?.request
-                report.attempts[last].error = error
-            }
             report.status = .failed
             report.error = error
             return StepResult(outputs: [:], report: report, error: error, failedResponse: failedResponse)
@@ -113,7 +99,8 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
                     number: current, method: method, url: "", status: nil,
                     startedAfter: runStart.duration(to: attemptStart), duration: .zero)
                 var outcome = await attempt(
-                    planned, number: current, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey)
+                    planned, number: current, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey,
+                    deadline: deadline)
                 report.duration = attemptStart.duration(to: clock.now)
                 report.url = outcome.request.map { redactor.redact(URLRedaction.redact($0.url)) } ?? ""
                 report.status = outcome.response?.status
@@ -143,7 +130,8 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
                 return .success(outputs)
             case .failure(let error):
                 log.failedResponse = outcome.decoded
-                if error.code == .cancelled || Task.isCancelled {
+                // Nothing is left to retry in: the run was cancelled or the step's total time is up.
+                if error.code == .cancelled || error.code == .totalTimeout || Task.isCancelled {
                     log.append(attemptReport)
                     return .failure(error)
                 }
@@ -197,7 +185,8 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
 
     /// One attempt: build, send through the chain (replaying once after a refresh), check, bind.
     private func attempt(
-        _ planned: PlannedStep, number: Int, scope: RunScope, asRefresh: Bool, idempotencyKey: String?
+        _ planned: PlannedStep, number: Int, scope: RunScope, asRefresh: Bool, idempotencyKey: String?,
+        deadline: C.Instant?
     ) async -> AttemptOutcome {
         var outcome = AttemptOutcome(result: .failure(FlowError(.cancelled, "the attempt did not run")))
         let dispatcherName = dispatcherOverride ?? planned.dispatcher
@@ -234,9 +223,13 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
             }
             var response: StepResponse
             do {
-                response = try await send(request, planned, scope: scope, context: context, isReplay: false, asRefresh: asRefresh, via: dispatcher)
+                response = try await send(
+                    request, planned, scope: scope, context: context, deadline: deadline, isReplay: false,
+                    asRefresh: asRefresh, via: dispatcher)
             } catch is ReplayRequest {
-                response = try await send(request, planned, scope: scope, context: context, isReplay: true, asRefresh: asRefresh, via: dispatcher)
+                response = try await send(
+                    request, planned, scope: scope, context: context, deadline: deadline, isReplay: true,
+                    asRefresh: asRefresh, via: dispatcher)
             }
             outcome.response = response
             let (decoded, syntaxError) = read(response)
@@ -261,10 +254,11 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
         return outcome
     }
 
-    /// Sends `request` through the step's interceptors to the dispatcher, within the attempt timeout.
+    /// Sends `request` through the step's interceptors to the dispatcher, within the attempt timeout and
+    /// what is left of the step's total timeout, whichever ends first.
     private func send(
-        _ request: StepRequest, _ planned: PlannedStep, scope: RunScope, context: StepContext, isReplay: Bool,
-        asRefresh: Bool, via dispatcher: any Dispatcher
+        _ request: StepRequest, _ planned: PlannedStep, scope: RunScope, context: StepContext, deadline: C.Instant?,
+        isReplay: Bool, asRefresh: Bool, via dispatcher: any Dispatcher
     ) async throws -> StepResponse {
         let interceptors = try makeInterceptors(planned, scope: scope, isReplay: isReplay, asRefresh: asRefresh)
         var next: @Sendable (StepRequest, StepContext) async throws -> StepResponse = { request, context in
@@ -283,11 +277,15 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
             next = { request, context in try await interceptor.intercept(request, context: context, next: tail) }
         }
         let chain = next
-        guard let limit = context.attemptTimeout else { return try await chain(request, context) }
-        let result: Result<StepResponse, any Error> = await withTimeLimit(limit, clock: clock) {
+        guard
+            let limit = AttemptTimeLimit.sooner(
+                attempt: context.attemptTimeout, total: planned.policy?.timeout?.total?.value, deadline: deadline,
+                now: clock.now)
+        else { return try await chain(request, context) }
+        let result: Result<StepResponse, any Error> = await withTimeLimit(limit.duration, timers: timers) {
             do { return .success(try await chain(request, context)) } catch { return .failure(error) }
         } onTimeout: {
-            .failure(FlowError(.attemptTimeout, "no response within \(limit.workflowText)"))
+            .failure(limit.error)
         }
         return try result.get()
     }

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FlowCore
 import NIOCore
 
 /// Reads a response body into memory, up to a size limit and a deadline.
@@ -8,8 +9,9 @@ enum ResponseBodyCollector {
 
     /// Collects `body`.
     ///
-    /// The body and a timer race in a task group; the loser is cancelled, and cancelling the body
-    /// makes AsyncHTTPClient close the connection rather than return it, half-read, to the pool.
+    /// The body is read in a child task that a timer cancels at the deadline (no task sleeps beside
+    /// it); cancelling the body makes AsyncHTTPClient close the connection rather than return it,
+    /// half-read, to the pool.
     ///
     /// - Parameters:
     ///   - body: The body to read.
@@ -24,15 +26,13 @@ enum ResponseBodyCollector {
         before deadline: ContinuousClock.Instant?
     ) async throws -> ByteBuffer {
         guard let deadline else { return try await body.collect(upTo: limit) }
-        return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-            group.addTask { try await body.collect(upTo: limit) }
-            group.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let buffer = first else { throw DeadlineExceeded() }
-            return buffer
+        let result: Result<ByteBuffer, any Error> = await withTimeLimit(
+            ContinuousClock.now.duration(to: deadline), timers: ContinuousClock()
+        ) {
+            do { return .success(try await body.collect(upTo: limit)) } catch { return .failure(error) }
+        } onTimeout: {
+            .failure(DeadlineExceeded())
         }
+        return try result.get()
     }
 }

@@ -1,0 +1,147 @@
+import Synchronization
+import Testing
+
+@testable import FlowCore
+
+/// The timers behind attempt and total timeouts: the process's timer thread and `withTimeLimit`.
+@Suite struct TimerTests {
+    /// Records when each action ran, in order.
+    final class Firings: Sendable {
+        private let log = Mutex<[(label: String, at: ContinuousClock.Instant)]>([])
+        func record(_ label: String) { log.withLock { $0.append((label, .now)) } }
+        var labels: [String] { log.withLock { $0.map(\.label) } }
+        var times: [ContinuousClock.Instant] { log.withLock { $0.map(\.at) } }
+
+        /// Waits until `count` actions ran, or 5 s passed: a loaded machine may run them late, never early.
+        func wait(for count: Int) async throws {
+            let end = ContinuousClock.now.advanced(by: .seconds(5))
+            while log.withLock({ $0.count }) < count && ContinuousClock.now < end {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+    }
+
+    @Test func timersFireInDeadlineOrderAndNotBeforeTheirDelay() async throws {
+        let firings = Firings()
+        let start = ContinuousClock.now
+        let delays = [("c", 60), ("a", 20), ("d", 80), ("b", 40)]
+        let timers = delays.map { label, milliseconds in
+            ContinuousClock().scheduleTimer(after: .milliseconds(milliseconds)) { firings.record(label) }
+        }
+        try await firings.wait(for: 4)
+        #expect(firings.labels == ["a", "b", "c", "d"])
+        for (time, milliseconds) in zip(firings.times, [20, 40, 60, 80]) {
+            #expect(start.duration(to: time) >= .milliseconds(milliseconds))
+        }
+        _ = timers
+    }
+
+    @Test func aCancelledTimerNeverRunsAndReleasesItsAction() async throws {
+        let firings = Firings()
+        let thread = TimerThread()
+        let cancelled = thread.schedule(after: .milliseconds(30)) { firings.record("cancelled") }
+        let kept = thread.schedule(after: .milliseconds(60)) { firings.record("kept") }
+        #expect(thread.pendingCount == 2)
+        cancelled.cancel()
+        cancelled.cancel()  // Harmless twice.
+        try await firings.wait(for: 1)
+        // Timers fire in deadline order, so had the cancelled one not been cancelled, it would be first.
+        #expect(firings.labels == ["kept"])
+        kept.cancel()  // Harmless after it ran.
+        #expect(thread.pendingCount == 0)
+    }
+
+    @Test func anEarlierTimerWakesTheThreadWaitingForALaterOne() async throws {
+        let firings = Firings()
+        let thread = TimerThread()
+        let late = thread.schedule(after: .seconds(30)) { firings.record("late") }
+        try await Task.sleep(for: .milliseconds(20))  // The thread now waits for the 30-s timer.
+        let start = ContinuousClock.now
+        let early = thread.schedule(after: .milliseconds(10)) { firings.record("early") }
+        try await firings.wait(for: 1)
+        late.cancel()
+        #expect(firings.labels == ["early"])
+        // Far sooner than the thread's longest wait (1 s): it was woken, not polling.
+        #expect(try start.duration(to: #require(firings.times.first)) < .milliseconds(500))
+        _ = early
+    }
+
+    @Test func thousandsOfCancelledTimersLeaveNothingPendingAndTheThreadIdle() async throws {
+        let thread = TimerThread()
+        for _ in 0..<10_000 {
+            thread.schedule(after: .seconds(60)) { Issue.record("a cancelled timer ran") }.cancel()
+        }
+        #expect(thread.pendingCount == 0)
+        // With only a far deadline pending, the thread sleeps rather than polls.
+        let farTimer = thread.schedule(after: .seconds(60)) {}
+        try await Task.sleep(for: .milliseconds(50))
+        let wakeUps = thread.wakeUps
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(thread.wakeUps - wakeUps <= 1, "the timer thread woke \(thread.wakeUps - wakeUps) times in 0.3 s")
+        farTimer.cancel()
+    }
+
+    @Test func withTimeLimitReturnsTheOperationsResultWhenItIsInTime() async {
+        let value = await withTimeLimit(.seconds(5), timers: ContinuousClock()) { 42 } onTimeout: { -1 }
+        #expect(value == 42)
+    }
+
+    @Test func withTimeLimitCancelsASlowOperationAndReturnsTheTimeoutValue() async {
+        let start = ContinuousClock.now
+        let sawCancellation = Mutex(false)
+        let value = await withTimeLimit(.milliseconds(50), timers: ContinuousClock()) {
+            do {
+                try await Task.sleep(for: .seconds(30))
+                return "finished"
+            } catch {
+                sawCancellation.withLock { $0 = true }
+                return "cancelled"
+            }
+        } onTimeout: {
+            "timed out"
+        }
+        #expect(value == "timed out")
+        // The operation was cancelled and had ended before withTimeLimit returned.
+        #expect(sawCancellation.withLock { $0 })
+        #expect(start.duration(to: .now) < .seconds(5))
+    }
+
+    @Test func withTimeLimitPassesOnTheCallersCancellation() async {
+        let task = Task {
+            await withTimeLimit(.seconds(30), timers: ContinuousClock()) {
+                do {
+                    try await Task.sleep(for: .seconds(30))
+                    return "finished"
+                } catch {
+                    return "cancelled"
+                }
+            } onTimeout: {
+                "timed out"
+            }
+        }
+        task.cancel()
+        #expect(await task.value == "cancelled")
+    }
+
+    @Test func aClockWithoutTimersOfItsOwnGetsSleepingTaskTimers() async throws {
+        let firings = Firings()
+        let timers = SleepingTimers(clock: SuspendingClock.Wrapper())
+        timers.scheduleTimer(after: .milliseconds(10)) { firings.record("cancelled") }.cancel()
+        _ = timers.scheduleTimer(after: .milliseconds(20)) { firings.record("ran") }
+        try await firings.wait(for: 1)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(firings.labels == ["ran"])
+    }
+}
+
+extension SuspendingClock {
+    /// A clock that does not conform to `TimerScheduling`: `SuspendingClock`'s time, its own type.
+    struct Wrapper: Clock {
+        let base = SuspendingClock()
+        var now: SuspendingClock.Instant { base.now }
+        var minimumResolution: Duration { base.minimumResolution }
+        func sleep(until deadline: SuspendingClock.Instant, tolerance: Duration?) async throws {
+            try await base.sleep(until: deadline, tolerance: tolerance)
+        }
+    }
+}
