@@ -1,19 +1,13 @@
 import Synchronization
 
-/// The attempts of one step as they happen, kept outside the attempt loop so a total timeout that
-/// cancels the loop still reports every attempt made.
-final class AttemptLog: Sendable {
-    private let state = Mutex<(attempts: [AttemptReport], failedResponse: DecodedResponse?)>(([], nil))
+/// The attempts of one step as they happen, and the decoded response of the last failed one.
+struct AttemptLog {
+    private(set) var attempts: [AttemptReport] = []
+    /// The last failed attempt's response, which `catch` rules read as `$response`.
+    var failedResponse: DecodedResponse?
 
-    func append(_ attempt: AttemptReport) {
-        state.withLock { $0.attempts.append(attempt) }
-    }
-
-    var attempts: [AttemptReport] { state.withLock { $0.attempts } }
-
-    var failedResponse: DecodedResponse? {
-        get { state.withLock { $0.failedResponse } }
-        set { state.withLock { $0.failedResponse = newValue } }
+    mutating func append(_ attempt: AttemptReport) {
+        attempts.append(attempt)
     }
 }
 

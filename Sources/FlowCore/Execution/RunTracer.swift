@@ -20,9 +20,12 @@ struct RunTracer: Sendable {
     ///
     /// The span is the task's current span while `operation` runs, so spans started in
     /// `operation` and in its child tasks are its children; it ends when `operation` returns.
-    func withSpan<T>(_ name: String, ofKind kind: SpanKind, _ operation: ((any Span)?) async -> T) async -> T {
+    /// The name is only built when a span is made.
+    func withSpan<T>(
+        _ name: @autoclosure () -> String, ofKind kind: SpanKind, _ operation: ((any Span)?) async -> T
+    ) async -> T {
         guard let tracer else { return await operation(nil) }
-        return await Self.withSpan(name, kind, in: tracer, operation)
+        return await Self.withSpan(name(), kind, in: tracer, operation)
     }
 
     /// Adds the current span's context to `headers` (W3C `traceparent` for most tracers), so

@@ -3,7 +3,9 @@ import Tracing
 
 /// Runs one step: builds its request, sends it through its interceptors and dispatcher, applies its
 /// policy's timeouts and retries, checks and decodes the response, and binds outputs and vars.
-struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
+///
+/// A class, so the closures of a step's chain share one reference rather than copying every field.
+final class StepRunner<C: Clock>: Sendable where C.Duration == Duration {
     let plan: Plan
     let dispatchers: DispatcherRegistry
     let dispatcherOverride: String?
@@ -23,6 +25,46 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
     let nestedReports: NestedStepReports
     let circuitBreakers: CircuitBreakers<C>
     let tracer: RunTracer
+
+    init(
+        plan: Plan,
+        dispatchers: DispatcherRegistry,
+        dispatcherOverride: String?,
+        interceptorRegistry: InterceptorRegistry,
+        clock: C,
+        timers: any TimerScheduling,
+        logger: Logger,
+        builder: RequestBuilder,
+        validator: JSONSchemaValidator,
+        redactor: SecretRedactor,
+        coordinator: RefreshCoordinator,
+        runStart: C.Instant,
+        unixTime: @escaping @Sendable () -> Int64,
+        jitter: @escaping @Sendable (Double) -> Double,
+        secretVariables: Set<String>,
+        nestedReports: NestedStepReports,
+        circuitBreakers: CircuitBreakers<C>,
+        tracer: RunTracer
+    ) {
+        self.plan = plan
+        self.dispatchers = dispatchers
+        self.dispatcherOverride = dispatcherOverride
+        self.interceptorRegistry = interceptorRegistry
+        self.clock = clock
+        self.timers = timers
+        self.logger = logger
+        self.builder = builder
+        self.validator = validator
+        self.redactor = redactor
+        self.coordinator = coordinator
+        self.runStart = runStart
+        self.unixTime = unixTime
+        self.jitter = jitter
+        self.secretVariables = secretVariables
+        self.nestedReports = nestedReports
+        self.circuitBreakers = circuitBreakers
+        self.tracer = tracer
+    }
 
     /// Runs `planned` in `scope`, in a `flowrun.step` span.
     /// - Parameters:
@@ -53,14 +95,14 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
         var report = StepReport(
             id: planned.id, status: .succeeded, attempts: [], startedAfter: runStart.duration(to: started),
             duration: .zero, outputs: [:], error: nil)
-        let log = AttemptLog()
+        var log = AttemptLog()
         // One key per step run, the same on every attempt, so the server can recognise a retried request.
         let idempotencyKey = planned.step.idempotencyKey ? IdempotencyKey.make() : nil
         // The total timeout needs no timer of its own: time passes only in attempts, each limited to what is
         // left of it, and in retry delays, which are never started when they would end after it.
         let deadline = planned.policy?.timeout?.total.map { started.advanced(by: $0.value) }
         let outcome = await attempts(
-            planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, deadline: deadline, log: log,
+            planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, deadline: deadline, log: &log,
             stepSpan: span)
         report.attempts = log.attempts
         let failedResponse = log.failedResponse
@@ -85,7 +127,7 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
     /// it, recorded as a `flowrun.retry` event of the step's span.
     private func attempts(
         _ planned: PlannedStep, scope: RunScope, asRefresh: Bool, idempotencyKey: String?, deadline: C.Instant?,
-        log: AttemptLog, stepSpan: (any Span)?
+        log: inout AttemptLog, stepSpan: (any Span)?
     ) async -> Result<[String: JSONValue], FlowError> {
         var tracker = RetryTracker(rules: planned.policy?.retry ?? [])
         var number = 0
@@ -316,7 +358,7 @@ struct StepRunner<C: Clock>: Sendable where C.Duration == Duration {
                 if asRefresh || target.value == planned.id { return nil }
                 return RefreshInterceptor(
                     statuses: statuses, coordinator: coordinator, isReplay: isReplay,
-                    refresh: { try await refresh(using: target.value, scope: scope, for: planned.id) })
+                    refresh: { try await self.refresh(using: target.value, scope: scope, for: planned.id) })
             case .sign(let signing):
                 return HMACSigningInterceptor(signing: signing, scope: scope, redactor: redactor, unixTime: unixTime)
             case .unwrap(let pointer):
