@@ -13,23 +13,23 @@ import Synchronization
 /// Failures that count are `transport`, `timeout.attempt` and `http` with
 /// status 429 or 5xx: the ones that say the server is unwell. A 404 or a
 /// validation error says nothing about the server's health.
-final class CircuitBreakers<C: Clock>: Sendable where C.Duration == Duration {
+final class CircuitBreakers: Sendable {
     private enum State {
         case closed
-        case open(until: C.Instant)
+        case open(until: EngineClock.Instant)
         case halfOpen(probeInFlight: Bool)
     }
 
     private struct Breaker {
         var state: State = .closed
-        var window: [(time: C.Instant, failed: Bool)] = []
+        var window: [(time: EngineClock.Instant, failed: Bool)] = []
         var lastOpening: (failures: Int, calls: Int) = (0, 0)
     }
 
     private let breakers = Mutex<[String: Breaker]>([:])
-    private let clock: C
+    private let clock: EngineClock
 
-    init(clock: C) {
+    init(clock: EngineClock) {
         self.clock = clock
     }
 

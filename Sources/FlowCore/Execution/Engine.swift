@@ -31,8 +31,9 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     /// The clock for timeouts and retry delays; a test injects a virtual one.
     ///
     /// Timeouts are timers of the clock when it conforms to ``TimerScheduling`` (as `ContinuousClock`,
-    /// `SuspendingClock` and FlowTesting's `VirtualClock` do), else tasks sleeping on it.
-    public var clock: C
+    /// `SuspendingClock` and FlowTesting's `VirtualClock` do), else tasks sleeping on it. It is fixed
+    /// when the engine is created: the circuit breakers, shared by every run, measure time on it.
+    public let clock: C
     /// The logger; the engine never bootstraps logging.
     public var logger: Logger
     /// The most steps that run at once.
@@ -58,7 +59,9 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     /// maximum, which is the computed backoff.
     public var jitter: @Sendable (_ upperBound: Double) -> Double
     /// The circuit breakers, shared by every run of this engine (and of its copies).
-    let circuitBreakers: CircuitBreakers<C>
+    let circuitBreakers: CircuitBreakers
+    /// ``clock`` as the runs use it, its type erased.
+    let engineClock: EngineClock
 
     /// Creates an engine.
     /// - Parameters:
@@ -84,7 +87,8 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
         self.tracer = tracer
         self.unixTime = WallClock.unixTime
         self.jitter = { Double.random(in: 0...$0) }
-        self.circuitBreakers = CircuitBreakers(clock: clock)
+        self.engineClock = EngineClock(clock)
+        self.circuitBreakers = CircuitBreakers(clock: engineClock)
     }
 
     /// Runs `plan` to completion, failure or cancellation.
@@ -102,8 +106,9 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
         observer: (any RunObserver)? = nil
     ) async -> RunReport {
         let tracer = RunTracer(self.tracer ?? InstrumentationSystem.tracer)
-        let start = clock.now
-        var run = RunExecution(engine: self, plan: plan, start: start, observer: observer, tracer: tracer)
+        let start = engineClock.now
+        var run = RunExecution(
+            engine: EngineSettings(self), plan: plan, start: start, observer: observer, tracer: tracer)
         let outcome = await tracer.withSpan("flowrun.run", ofKind: .internal) { span in
             if let span { RunTracer.annotate(run: span, plan: plan) }
             run.runSpan = span
@@ -116,14 +121,7 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
             outcome: outcome.error.map { .failed($0) } ?? .succeeded,
             outputs: outcome.error == nil ? outcome.outputs : [:],
             steps: run.reports,
-            duration: start.duration(to: clock.now))
-    }
-}
-
-extension Engine {
-    /// The timers that enforce timeouts: the clock's own, or tasks sleeping on it.
-    var timers: any TimerScheduling {
-        clock as? any TimerScheduling ?? SleepingTimers(clock: clock)
+            duration: start.duration(to: engineClock.now))
     }
 }
 

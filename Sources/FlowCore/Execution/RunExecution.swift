@@ -4,10 +4,10 @@ import Tracing
 ///
 /// All state of the run lives here and in the ``RunVariables`` it shares with
 /// its steps; nothing outlives the run.
-struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
-    let engine: Engine<C>
+struct RunExecution: Sendable {
+    let engine: EngineSettings
     let plan: Plan
-    let start: C.Instant
+    let start: EngineClock.Instant
     let observer: (any RunObserver)?
     let tracer: RunTracer
     /// The run's span, when traced: a `catch` rule that handles a step adds an event to it.
@@ -21,7 +21,7 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
         }
     }
 
-    init(engine: Engine<C>, plan: Plan, start: C.Instant, observer: (any RunObserver)?, tracer: RunTracer) {
+    init(engine: EngineSettings, plan: Plan, start: EngineClock.Instant, observer: (any RunObserver)?, tracer: RunTracer) {
         self.engine = engine
         self.plan = plan
         self.start = start
@@ -68,7 +68,7 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
         let nested = NestedStepReports()
         let runner = StepRunner(
             plan: plan, dispatchers: engine.dispatchers, dispatcherOverride: engine.dispatcherOverride,
-            interceptorRegistry: engine.interceptors, clock: engine.clock, timers: engine.timers, logger: engine.logger,
+            interceptorRegistry: engine.interceptors, clock: engine.clock, logger: engine.logger,
             builder: RequestBuilder(plan: plan, validator: validator), validator: validator, redactor: redactor,
             coordinator: RefreshCoordinator(), runStart: start, unixTime: engine.unixTime, jitter: engine.jitter,
             secretVariables: secretVariables, nestedReports: nested, circuitBreakers: engine.circuitBreakers,
@@ -103,7 +103,7 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
     private var succeeded: [(id: String, outputs: [String: [String: JSONValue]])] = []
 
     /// Runs the regular steps as their dependencies complete, at most `maxConcurrentSteps` at a time.
-    private mutating func schedule(runner: StepRunner<C>, scope: RunScope) async -> Outcome {
+    private mutating func schedule(runner: StepRunner, scope: RunScope) async -> Outcome {
         let regular = plan.steps.filter { !$0.step.onDemand }
         var waiting = regular.map(\.id)
         var running: Set<String> = []
@@ -268,7 +268,7 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
     ///
     /// Every compensation runs even when an earlier one fails; their reports join the run's.
     /// - Returns: Text to append to the run's error about failed compensations, or the empty string.
-    private mutating func compensate(runner: StepRunner<C>, scope: RunScope) async -> String {
+    private mutating func compensate(runner: StepRunner, scope: RunScope) async -> String {
         var failures: [String] = []
         var scope = scope
         for (id, outputs) in succeeded.reversed() {
@@ -296,7 +296,7 @@ struct RunExecution<C: Clock>: Sendable where C.Duration == Duration {
     /// A running step may finish before its cancellation takes effect, or have finished with its result not yet
     /// read: its report joins the run's and, when it succeeded, compensation undoes it like any other step.
     private mutating func finish(
-        group: inout TaskGroup<GroupEvent>, runner: StepRunner<C>, waiting: [String], error: FlowError?
+        group: inout TaskGroup<GroupEvent>, runner: StepRunner, waiting: [String], error: FlowError?
     ) async -> Outcome {
         group.cancelAll()
         while let event = await group.next() {

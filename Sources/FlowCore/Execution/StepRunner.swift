@@ -5,25 +5,23 @@ import Tracing
 /// policy's timeouts and retries, checks and decodes the response, and binds outputs and vars.
 ///
 /// A class, so the closures of a step's chain share one reference rather than copying every field.
-final class StepRunner<C: Clock>: Sendable where C.Duration == Duration {
+final class StepRunner: Sendable {
     let plan: Plan
     let dispatchers: DispatcherRegistry
     let dispatcherOverride: String?
     let interceptorRegistry: InterceptorRegistry
-    let clock: C
-    /// The clock's timers, which enforce attempt and total timeouts.
-    let timers: any TimerScheduling
+    let clock: EngineClock
     let logger: Logger
     let builder: RequestBuilder
     let validator: JSONSchemaValidator
     let redactor: SecretRedactor
     let coordinator: RefreshCoordinator
-    let runStart: C.Instant
+    let runStart: EngineClock.Instant
     let unixTime: @Sendable () -> Int64
     let jitter: @Sendable (Double) -> Double
     let secretVariables: Set<String>
     let nestedReports: NestedStepReports
-    let circuitBreakers: CircuitBreakers<C>
+    let circuitBreakers: CircuitBreakers
     let tracer: RunTracer
 
     init(
@@ -31,19 +29,18 @@ final class StepRunner<C: Clock>: Sendable where C.Duration == Duration {
         dispatchers: DispatcherRegistry,
         dispatcherOverride: String?,
         interceptorRegistry: InterceptorRegistry,
-        clock: C,
-        timers: any TimerScheduling,
+        clock: EngineClock,
         logger: Logger,
         builder: RequestBuilder,
         validator: JSONSchemaValidator,
         redactor: SecretRedactor,
         coordinator: RefreshCoordinator,
-        runStart: C.Instant,
+        runStart: EngineClock.Instant,
         unixTime: @escaping @Sendable () -> Int64,
         jitter: @escaping @Sendable (Double) -> Double,
         secretVariables: Set<String>,
         nestedReports: NestedStepReports,
-        circuitBreakers: CircuitBreakers<C>,
+        circuitBreakers: CircuitBreakers,
         tracer: RunTracer
     ) {
         self.plan = plan
@@ -51,7 +48,6 @@ final class StepRunner<C: Clock>: Sendable where C.Duration == Duration {
         self.dispatcherOverride = dispatcherOverride
         self.interceptorRegistry = interceptorRegistry
         self.clock = clock
-        self.timers = timers
         self.logger = logger
         self.builder = builder
         self.validator = validator
@@ -126,7 +122,7 @@ final class StepRunner<C: Clock>: Sendable where C.Duration == Duration {
     /// Each attempt runs in an `HTTP <METHOD>` client span; the delay before a retry is outside
     /// it, recorded as a `flowrun.retry` event of the step's span.
     private func attempts(
-        _ planned: PlannedStep, scope: RunScope, asRefresh: Bool, idempotencyKey: String?, deadline: C.Instant?,
+        _ planned: PlannedStep, scope: RunScope, asRefresh: Bool, idempotencyKey: String?, deadline: EngineClock.Instant?,
         log: inout AttemptLog, stepSpan: (any Span)?
     ) async -> Result<[String: JSONValue], FlowError> {
         var tracker = RetryTracker(rules: planned.policy?.retry ?? [])
@@ -228,7 +224,7 @@ final class StepRunner<C: Clock>: Sendable where C.Duration == Duration {
     /// One attempt: build, send through the chain (replaying once after a refresh), check, bind.
     private func attempt(
         _ planned: PlannedStep, number: Int, scope: RunScope, asRefresh: Bool, idempotencyKey: String?,
-        deadline: C.Instant?
+        deadline: EngineClock.Instant?
     ) async -> AttemptOutcome {
         var outcome = AttemptOutcome(result: .failure(FlowError(.cancelled, "the attempt did not run")))
         let dispatcherName = dispatcherOverride ?? planned.dispatcher
@@ -244,7 +240,7 @@ final class StepRunner<C: Clock>: Sendable where C.Duration == Duration {
         context.logger[metadataKey: "step"] = "\(planned.id)"
         context.logger[metadataKey: "attempt"] = "\(number)"
         let breaker = planned.policy?.circuitBreaker
-        let breakerKey = breaker.map { CircuitBreakers<C>.key(for: planned, $0, in: plan) }
+        let breakerKey = breaker.map { CircuitBreakers.key(for: planned, $0, in: plan) }
         // Only a call the breaker let through has an outcome for it: a request that could not be built
         // says nothing about the server, and must not count as a success (or close a half-open breaker).
         var passedBreaker = false
@@ -299,7 +295,7 @@ final class StepRunner<C: Clock>: Sendable where C.Duration == Duration {
     /// Sends `request` through the step's interceptors to the dispatcher, within the attempt timeout and
     /// what is left of the step's total timeout, whichever ends first.
     private func send(
-        _ request: StepRequest, _ planned: PlannedStep, scope: RunScope, context: StepContext, deadline: C.Instant?,
+        _ request: StepRequest, _ planned: PlannedStep, scope: RunScope, context: StepContext, deadline: EngineClock.Instant?,
         isReplay: Bool, asRefresh: Bool, via dispatcher: any Dispatcher
     ) async throws -> StepResponse {
         let interceptors = try makeInterceptors(planned, scope: scope, isReplay: isReplay, asRefresh: asRefresh)
@@ -324,7 +320,7 @@ final class StepRunner<C: Clock>: Sendable where C.Duration == Duration {
                 attempt: context.attemptTimeout, total: planned.policy?.timeout?.total?.value, deadline: deadline,
                 now: clock.now)
         else { return try await chain(request, context) }
-        let result: Result<StepResponse, any Error> = await withTimeLimit(limit.duration, timers: timers) {
+        let result: Result<StepResponse, any Error> = await withTimeLimit(limit.duration, timers: clock.timers) {
             do { return .success(try await chain(request, context)) } catch { return .failure(error) }
         } onTimeout: {
             .failure(limit.error)

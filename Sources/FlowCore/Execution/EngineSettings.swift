@@ -1,0 +1,29 @@
+import Logging
+
+/// What a run takes from its ``Engine``, without the engine's clock type.
+///
+/// The engine is generic over its clock; a run is not, so the code that runs
+/// steps is compiled once and specialised (see ``EngineClock``).
+struct EngineSettings: Sendable {
+    let dispatchers: DispatcherRegistry
+    let interceptors: InterceptorRegistry
+    let clock: EngineClock
+    let logger: Logger
+    let maxConcurrentSteps: Int
+    let unixTime: @Sendable () -> Int64
+    let dispatcherOverride: String?
+    let jitter: @Sendable (Double) -> Double
+    let circuitBreakers: CircuitBreakers
+
+    init<C>(_ engine: Engine<C>) {
+        dispatchers = engine.dispatchers
+        interceptors = engine.interceptors
+        clock = engine.engineClock
+        logger = engine.logger
+        maxConcurrentSteps = engine.maxConcurrentSteps
+        unixTime = engine.unixTime
+        dispatcherOverride = engine.dispatcherOverride
+        jitter = engine.jitter
+        circuitBreakers = engine.circuitBreakers
+    }
+}
