@@ -76,7 +76,9 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
     /// The header fields are checked before anything is sent. The attempt's time limit,
     /// `context.attemptTimeout` or else ``Configuration/defaultTimeout``, covers connecting, sending,
     /// and receiving the head and the whole body; the body is read into memory up to
-    /// ``Configuration/maxResponseBodySize`` bytes.
+    /// ``Configuration/maxResponseBodySize`` bytes. When `context.callerEnforcesAttemptTimeout` is
+    /// set, as the engine sets it, the caller's cancellation ends a body that is still arriving at
+    /// the limit, and the dispatcher starts no timer of its own for it.
     ///
     /// - Parameters:
     ///   - request: The request, with an absolute `http` or `https` URL.
@@ -120,10 +122,13 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
         let status = Int(response.status.code)
         let body: ByteBuffer
         do {
+            // When the caller cancels the attempt at its time limit, as the engine does, the body needs no
+            // timer of its own here: AsyncHTTPClient stops reading when the task is cancelled.
+            let callerEnforcesDeadline = context.callerEnforcesAttemptTimeout && context.attemptTimeout != nil
             body = try await ResponseBodyCollector.collect(
                 response.body,
                 upTo: configuration.maxResponseBodySize,
-                before: deadline.instant
+                before: callerEnforcesDeadline ? nil : deadline.instant
             )
         } catch {
             throw failures.map(error, phase: .readingBody(status: status))

@@ -13,6 +13,7 @@ package import Foundation
 /// | ``retryAfter(_:status:)`` | `429` (by default) with `Retry-After` | `http` |
 /// | ``slow(_:then:)`` | the other fault, late | `timeout.attempt` when later than the limit |
 /// | ``resetMidBody`` | the head, part of the body, then a TCP reset | `transport` |
+/// | ``stallMidBody`` | the head, part of the body, then nothing | `timeout.attempt` at the limit |
 /// | ``truncatedJSON`` | `200`, a complete response whose JSON is cut off | `decode` |
 /// | ``closeWithoutAnswer`` | the connection closed, no response | `transport` |
 package enum Fault: Sendable {
@@ -34,6 +35,8 @@ package enum Fault: Sendable {
     indirect case slow(_ delay: Duration, then: Fault)
     /// Sends `200` with the full `Content-Length` and the first bytes of the body, then resets the connection.
     case resetMidBody
+    /// Sends `200` with the full `Content-Length` and the first bytes of the body, then nothing more.
+    case stallMidBody
     /// Sends `200` with a JSON body cut in the middle and a `Content-Length` that matches the cut, so the
     /// response is complete but its body is not valid JSON.
     case truncatedJSON
@@ -63,6 +66,8 @@ package enum Fault: Sendable {
             return reply
         case .resetMidBody:
             return TestReply(status: 200, headers: json, body: Array(Self.sampleJSON.utf8), ending: .resetAfter(bytes: 40))
+        case .stallMidBody:
+            return TestReply(status: 200, headers: json, body: Array(Self.sampleJSON.utf8), ending: .truncateAndStall(afterBytes: 10))
         case .truncatedJSON:
             return TestReply(status: 200, headers: json, body: Array(Self.sampleJSON.utf8.prefix(Self.sampleJSON.utf8.count / 2)))
         case .closeWithoutAnswer:

@@ -237,6 +237,8 @@ final class StepRunner: Sendable {
         var context = StepContext(
             stepID: planned.id, attempt: number, attemptTimeout: planned.policy?.timeout?.attempt?.value,
             logger: logger)
+        // `send` cancels the chain when the attempt timeout passes.
+        context.callerEnforcesAttemptTimeout = context.attemptTimeout != nil
         context.logger[metadataKey: "step"] = "\(planned.id)"
         context.logger[metadataKey: "attempt"] = "\(number)"
         let breaker = planned.policy?.circuitBreaker

@@ -8,6 +8,13 @@ public struct StepContext: Sendable {
     public var attempt: Int
     /// The time limit of this attempt, if the step's policy sets one.
     public var attemptTimeout: Duration?
+    /// Whether the caller cancels the attempt's task when ``attemptTimeout`` passes.
+    ///
+    /// The engine does, around a step's whole chain of interceptors and dispatcher, and sets this.
+    /// A dispatcher may then rely on that cancellation instead of timers of its own, and use
+    /// ``attemptTimeout`` only to configure its transport. It is `false` unless set, so a dispatcher
+    /// called directly still enforces the limit itself.
+    public var callerEnforcesAttemptTimeout = false
     /// The logger of the run, with the step and attempt as metadata.
     public var logger: Logger
 
