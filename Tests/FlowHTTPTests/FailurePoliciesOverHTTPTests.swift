@@ -115,7 +115,10 @@ struct FailurePoliciesOverHTTPTests {
         }
     }
 
-    @Test func aSlowResponseFailsTheAttemptAtItsTimeoutAndIsRetried() async throws {
+    /// A late head or a body that stops midway: the engine cancels the attempt at its limit (and the dispatcher
+    /// relies on that cancellation for a body still arriving), then retries.
+    @Test(arguments: [Fault.slow(.seconds(10), then: .ok(#"{"id":"late"}"#)), .stallMidBody])
+    func aResponseThatDoesNotArriveInTimeFailsTheAttemptAndIsRetried(fault: Fault) async throws {
         let plan = try compile("""
             policies:
               quick:
@@ -128,7 +131,7 @@ struct FailurePoliciesOverHTTPTests {
                 outputs: { id: $response.body#/id }
             outputs: { id: $steps.slow.outputs.id }
             """)
-        let script = FaultScript(["/slow": [.slow(.seconds(10), then: .ok(#"{"id":"late"}"#)), .ok(#"{"id":"i-2"}"#)]])
+        let script = FaultScript(["/slow": [fault, .ok(#"{"id":"i-2"}"#)]])
         try await withEngine(script) { engine, server in
             let started = ContinuousClock.now
             let report = await engine.run(plan, against: server)
@@ -142,36 +145,6 @@ struct FailurePoliciesOverHTTPTests {
             #expect(first.duration >= .milliseconds(100))
             #expect(server.requests.count == 2)
             #expect(elapsed < .seconds(5), "the run waited \(elapsed) for a response it should have given up on")
-        }
-    }
-
-    /// The engine cancels the attempt at its limit, and the dispatcher relies on that for a body still arriving.
-    @Test func aBodyThatStopsMidwayFailsTheAttemptAtItsTimeoutAndIsRetried() async throws {
-        let plan = try compile("""
-            policies:
-              quick:
-                timeout: { attempt: 150ms }
-                retry: [{ when: { errors: timeout.attempt }, attempts: 2, delay: 10ms }]
-            defaults: { server: api, policy: quick }
-            steps:
-              - id: stalling
-                request: { method: GET, path: /stalling }
-                outputs: { id: $response.body#/id }
-            outputs: { id: $steps.stalling.outputs.id }
-            """)
-        let script = FaultScript(["/stalling": [.stallMidBody, .ok(#"{"id":"i-2"}"#)]])
-        try await withEngine(script) { engine, server in
-            let started = ContinuousClock.now
-            let report = await engine.run(plan, against: server)
-            let elapsed = started.duration(to: .now)
-            #expect(report.succeeded, "\(String(describing: report.error))")
-            #expect(report.outputs == ["id": "i-2"])
-            let first = try #require(report.steps.first?.attempts.first)
-            #expect(first.error?.code == .attemptTimeout)
-            #expect(first.error?.message == "no response within 150ms")
-            #expect(first.duration >= .milliseconds(150))
-            #expect(server.requests.count == 2)
-            #expect(elapsed < .seconds(5), "the run waited \(elapsed) for a body it should have given up on")
         }
     }
 
