@@ -101,8 +101,17 @@ struct EngineBenchmark {
         Engine(dispatchers: DispatcherRegistry(["http": CannedDispatcher()]), logger: Bench.quietLogger)
     }
 
+    /// The chain with an attempt and a total timeout on every step: what a timed step costs.
+    static let timedChainYAML = chainYAML.replacingOccurrences(
+        of: "defaults:\n  server: api\n",
+        with: "policies:\n  timed: { timeout: { attempt: 5s, total: 30s } }\ndefaults:\n  server: api\n  policy: timed\n")
+
     private func overhead() async throws {
         let plan = try Bench.compile(Self.chainYAML, path: "overhead-chain.yaml")
+        let timedPlan = try Bench.compile(Self.timedChainYAML, path: "overhead-chain-timed.yaml")
+        guard timedPlan.steps.allSatisfy({ $0.policy?.timeout?.attempt != nil }) else {
+            throw BenchError("the timed chain has no timeouts")
+        }
         let engine = makeEngine()
         let dispatcher: any Dispatcher = CannedDispatcher()
 
@@ -116,9 +125,11 @@ struct EngineBenchmark {
         // Warm up, then alternate rounds so drift on a shared machine hits both sides alike.
         for _ in 0..<1_000 {
             _ = await engine.run(plan, inputs: [:], environment: [:])
+            _ = await engine.run(timedPlan, inputs: [:], environment: [:])
             _ = try await Self.handWritten(dispatcher)
         }
         var engineBest = Bench.Timed.infinity
+        var timedBest = Bench.Timed.infinity
         var handBest = Bench.Timed.infinity
         for _ in 0..<rounds {
             handBest = handBest.best(try await Bench.measure {
@@ -127,12 +138,18 @@ struct EngineBenchmark {
             engineBest = engineBest.best(await Bench.measure {
                 for _ in 0..<runs { _ = await engine.run(plan, inputs: [:], environment: [:]) }
             })
+            timedBest = timedBest.best(await Bench.measure {
+                for _ in 0..<runs { _ = await engine.run(timedPlan, inputs: [:], environment: [:]) }
+            })
         }
         let engineRun = engineBest.wall / Double(runs) * 1e6
         let handRun = handBest.wall / Double(runs) * 1e6
         print("engine overhead: 3-step chain on a no-op dispatcher, \(runs) sequential runs per round, best of \(rounds)")
         print(String(format: "  Engine.run:    %8.2f µs/run  %7.2f µs/step   (CPU %6.2f µs/run)",
                      engineRun, engineRun / 3, engineBest.cpu / Double(runs) * 1e6))
+        let timedRun = timedBest.wall / Double(runs) * 1e6
+        print(String(format: "  with timeouts: %8.2f µs/run  %7.2f µs/step   (CPU %6.2f µs/run; attempt and total timeout on each step)",
+                     timedRun, timedRun / 3, timedBest.cpu / Double(runs) * 1e6))
         print(String(format: "  hand-written:  %8.2f µs/run  %7.2f µs/step   (CPU %6.2f µs/run)",
                      handRun, handRun / 3, handBest.cpu / Double(runs) * 1e6))
         print(String(format: "  engine overhead over hand-written: %.2f µs/step", (engineRun - handRun) / 3))
