@@ -123,6 +123,32 @@ import Testing
         #expect(await task.value == "cancelled")
     }
 
+    @Test func aTimerWaitReturnsTrueWhenItsTimeHasPassed() async {
+        let start = ContinuousClock.now
+        #expect(await TimerWait.wait(for: .milliseconds(20), on: ContinuousClock()))
+        #expect(start.duration(to: .now) >= .milliseconds(20))
+    }
+
+    @Test func aCancelledTimerWaitReturnsFalseAtOnceAndFreesItsTimer() async {
+        let thread = TimerThread()
+        let timers = OwnThreadTimers(thread: thread)
+        let task = Task { await TimerWait.wait(for: .seconds(60), on: timers) }
+        while thread.pendingCount == 0 { await Task.yield() }
+        let start = ContinuousClock.now
+        task.cancel()
+        #expect(await task.value == false)
+        #expect(start.duration(to: .now) < .seconds(5))
+        #expect(thread.pendingCount == 0)
+    }
+
+    @Test func aTimerWaitCancelledBeforeItBeginsReturnsFalse() async {
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await TimerWait.wait(for: .seconds(60), on: ContinuousClock())
+        }
+        #expect(await task.value == false)
+    }
+
     @Test func aClockWithoutTimersOfItsOwnGetsSleepingTaskTimers() async throws {
         let firings = Firings()
         let timers = SleepingTimers(clock: SuspendingClock.Wrapper())
@@ -131,6 +157,14 @@ import Testing
         try await firings.wait(for: 1)
         try await Task.sleep(for: .milliseconds(50))
         #expect(firings.labels == ["ran"])
+    }
+}
+
+/// Timers on a timer thread of the test's own.
+struct OwnThreadTimers: TimerScheduling {
+    let thread: TimerThread
+    func scheduleTimer(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
+        thread.schedule(after: delay, action)
     }
 }
 

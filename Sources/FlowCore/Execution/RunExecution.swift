@@ -115,14 +115,9 @@ struct RunExecution: Sendable {
 
         return await withTaskGroup(of: GroupEvent.self) { group in
             if let deadline = plan.workflow.deadline?.value {
-                let clock = engine.clock
+                let timers = engine.clock.timers
                 group.addTask {
-                    do {
-                        try await clock.sleep(for: deadline)
-                        return .deadlinePassed(deadline)
-                    } catch {
-                        return .deadlineCancelled
-                    }
+                    await TimerWait.wait(for: deadline, on: timers) ? .deadlinePassed(deadline) : .deadlineCancelled
                 }
             }
             func isReady(_ id: String) -> Bool {
