@@ -172,10 +172,10 @@ struct EngineBenchmark {
 
     /// workflows/banking.yaml on its mock stubs, run after run, with the resident set size at checkpoints.
     ///
-    /// Without `withTimeouts` the policy's `timeout:` line is removed: every timed step and attempt races a
-    /// sleeping task, and a cancelled `Task.sleep` keeps its wake-up job (a task and a dispatch timer) until
-    /// the deadline it was sleeping to, so with timeouts memory rises until the longest timeout (30 s) has
-    /// passed, then stays flat. The variant without them shows what the engine itself keeps.
+    /// Without `withTimeouts` the policy's `timeout:` line is removed, to show what the engine itself keeps;
+    /// with it, every attempt is watched by a timer that is cancelled when the attempt ends. (Timeouts were
+    /// once racing `Task.sleep`s, which keep their runtime timer until the deadline even when cancelled:
+    /// memory then rose with run rate × timeout length. This variant is what shows it does not.)
     private func memory(withTimeouts: Bool) async throws {
         var yaml = try Bench.repositoryFile("workflows/banking.yaml")
         if !withTimeouts {
@@ -226,20 +226,9 @@ struct EngineBenchmark {
             print(String(format: "  growth from 1k to %dk runs: %@ (%.1f bytes/run)", last.runs / 1000,
                          Bench.megabytes(growth) as NSString, Double(growth) / Double(last.runs - at1k.runs)))
         }
-        if withTimeouts {
-            // Once every cancelled sleep has reached its deadline, what it held is freed: this tells pending
-            // timers from a leak.
-            try await Task.sleep(for: .seconds(31))
-            _ = malloc_trim(0)
-            print("  31 s idle (every 30-s sleep has expired), then malloc_trim: VmRSS \(Bench.megabytes(Bench.residentBytes()))")
-        }
     }
 }
 
 extension String {
     func leftPad(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
 }
-
-/// glibc's `malloc_trim`, which Swift's Glibc module does not export: returns freed heap memory to the system.
-@_silgen_name("malloc_trim")
-private func malloc_trim(_ pad: Int) -> Int32
