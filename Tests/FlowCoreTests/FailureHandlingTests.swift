@@ -110,6 +110,14 @@ struct FailureHandlingTests {
         #expect(report.error?.code == .totalTimeout)
         #expect(report.error?.message == "the run did not finish within its deadline of 100ms")
         #expect(report.steps.map(\.id).sorted() == ["after", "slow"])
+        // The step the deadline cut short says so, rather than "cancelled".
+        let slow = try #require(report.steps.first { $0.id == "slow" })
+        #expect(slow.status == .failed)
+        #expect(slow.error?.code == .totalTimeout)
+        #expect(slow.error?.message == "the run did not finish within its deadline of 100ms")
+        #expect(slow.error?.stepID == "slow")
+        #expect(slow.attempts.last?.error?.code == .totalTimeout)
+        #expect(report.steps.first { $0.id == "after" }?.status == .skipped)
         #expect(dispatcher.requests.count == 1)
     }
 

@@ -164,7 +164,8 @@ struct RunExecution: Sendable {
                     return await finish(
                         group: &group, runner: runner, waiting: waiting,
                         error: FlowError(
-                            .totalTimeout, "the run did not finish within its deadline of \(deadline.workflowText)"))
+                            .totalTimeout, "the run did not finish within its deadline of \(deadline.workflowText)"),
+                        cancelsRunningSteps: true)
                 case .deadlineCancelled:
                     continue
                 }
@@ -290,14 +291,26 @@ struct RunExecution: Sendable {
     ///
     /// A running step may finish before its cancellation takes effect, or have finished with its result not yet
     /// read: its report joins the run's and, when it succeeded, compensation undoes it like any other step.
+    ///
+    /// With `cancelsRunningSteps` (the run's deadline passed), a step it cancels reports `error` as its
+    /// failure instead of a bare cancellation, so the report says what stopped it.
     private mutating func finish(
-        group: inout TaskGroup<GroupEvent>, runner: StepRunner, waiting: [String], error: FlowError?
+        group: inout TaskGroup<GroupEvent>, runner: StepRunner, waiting: [String], error: FlowError?,
+        cancelsRunningSteps: Bool = false
     ) async -> Outcome {
         group.cancelAll()
         while let event = await group.next() {
             guard case .finished(let result) = event else { continue }
             reports.append(contentsOf: runner.nestedReports.drain())
-            reports.append(result.report)
+            var report = result.report
+            if cancelsRunningSteps, let error, report.error?.code == .cancelled {
+                report.error?.code = error.code
+                report.error?.message = error.message
+                if let last = report.attempts.indices.last, report.attempts[last].error?.code == .cancelled {
+                    report.attempts[last].error = report.error
+                }
+            }
+            reports.append(report)
             if result.error == nil {
                 completedOutputs[result.report.id] = result.outputs
                 succeeded.append((result.report.id, completedOutputs))
