@@ -27,7 +27,7 @@ enum RequestPreflight {
         guard scheme == "http" || scheme == "https" else {
             throw FlowError(.unsupported, "the http dispatcher sends http and https URLs only, not \(scheme)://")
         }
-        guard !target.host.isEmpty else {
+        guard target.hasHost else {
             throw FlowError(.invalidValue, "the URL has no host")
         }
         for field in request.headers {
