@@ -89,7 +89,7 @@ struct RequestBuilder: Sendable {
                 case .literal(let literal): text += literal
                 case .expression(let expression, _):
                     let value = try scope.value(of: expression)
-                    text += URLEncoding.percentEncodePathSegment(Self.text(of: value))
+                    text += URLEncoding.percentEncodePathSegment(value.interpolationText)
                 }
             }
             return text
@@ -108,13 +108,8 @@ struct RequestBuilder: Sendable {
             for element in elements { try appendQueryValue(element, named: name, to: &pairs) }
         case .object:
             throw FlowError(.binding, "query parameter '\(name)' is bound to an object, which has no query form")
-        default: pairs.append((name, Self.text(of: value)))
+        default: pairs.append((name, value.interpolationText))
         }
-    }
-
-    static func text(of value: JSONValue) -> String {
-        if case .string(let text) = value { return text }
-        return value.serialized()
     }
 
     /// The `User-Agent` every request sends.
