@@ -12,6 +12,10 @@ struct HeaderFieldsTests {
         ("\u{212A}ey", "key", true),  // KELVIN SIGN lower-cases to k.
         ("Stra\u{DF}e", "STRASSE", false),  // `ß` lower-cases to itself; `SS` to `ss`.
         ("caf\u{E9}", "CAFE\u{301}", true),  // Canonically equivalent once lower-cased.
+        ("Accept", "Accept\u{301}", false),  // The longer name's rest is not ASCII: the long way.
+        ("X-A\u{E9}", "x-b\u{E9}", false),  // An ASCII difference before the first non-ASCII byte.
+        ("Key", "KeyS", false),
+        ("", "", true),
     ])
     func namesMatchAsLowercasedComparisonDoes(a: String, b: String, expected: Bool) {
         #expect(HeaderFields.namesMatch(a, b) == expected)

@@ -57,16 +57,22 @@ public struct HeaderFields: Sendable, Hashable, Sequence, ExpressibleByDictionar
     /// Whether two field names are equal ignoring case: `a.lowercased() == b.lowercased()`.
     ///
     /// Names are nearly always ASCII, and for ASCII text that comparison is a byte comparison with
-    /// `A`–`Z` folded, which costs a fraction of `lowercased()`; anything else takes the long way.
+    /// `A`–`Z` folded, which costs a fraction of `lowercased()`. The bytes are compared up to the
+    /// first non-ASCII one, which sends the pair the long way. A difference in ASCII bytes before
+    /// that is final: lower-casing maps each scalar on its own, and no later scalar can combine
+    /// with or reorder around an ASCII one, so the lower-cased strings differ there too.
     static func namesMatch(_ a: String, _ b: String) -> Bool {
         let answer: Bool?? = a.utf8.withContiguousStorageIfAvailable { a -> Bool? in
             b.utf8.withContiguousStorageIfAvailable { b -> Bool? in
-                guard !a.contains(where: { $0 >= 0x80 }), !b.contains(where: { $0 >= 0x80 }) else { return nil }
-                guard a.count == b.count else { return false }
-                for index in a.indices where a[index] != b[index] {
-                    guard Self.asciiLowercased(a[index]) == Self.asciiLowercased(b[index]) else { return false }
+                let common = Swift.min(a.count, b.count)
+                for index in 0..<common {
+                    let (x, y) = (a[index], b[index])
+                    if x | y >= 0x80 { return nil }
+                    if x != y && asciiLowercased(x) != asciiLowercased(y) { return false }
                 }
-                return true
+                if a.count == b.count { return true }
+                let rest = a.count > b.count ? a[common...] : b[common...]
+                return rest.contains { $0 >= 0x80 } ? nil : false
             } ?? nil
         }
         if case .some(.some(let answer)) = answer { return answer }
