@@ -55,9 +55,14 @@ struct RequestTarget: Sendable, CustomStringConvertible {
     /// - Parameter request: The request to describe.
     init(_ request: StepRequest) {
         let url = request.url
+        let utf8 = url.utf8
+        let byteParts = utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.contains { $0 >= 0x80 } ? nil : Self.split(bytes) { $0 == UInt8(ascii: $1) }
+        }
         let parts =
-            if url.utf8.allSatisfy({ $0 < 0x80 }) {
-                Self.split(url.utf8) { $0 == UInt8(ascii: $1) }
+            if let byteParts = byteParts.flatMap({ $0 }) {
+                // Offsets into native UTF-8 storage become String indices in constant time.
+                byteParts.map { utf8.index(utf8.startIndex, offsetBy: $0) }
             } else {
                 Self.split(url) { $0 == Character($1) }
             }
@@ -71,24 +76,32 @@ struct RequestTarget: Sendable, CustomStringConvertible {
         self.query = parts.query
     }
 
-    /// Where the parts of a URL are.
-    private struct Parts {
-        var scheme: Range<String.Index>?
-        var hostAndPort: Range<String.Index>
-        var host: Range<String.Index>
-        var port: Range<String.Index>?
-        var path: Range<String.Index>
-        var query: Range<String.Index>?
+    /// Where the parts of a URL are, as byte offsets or as String indices.
+    private struct Parts<Index: Comparable> {
+        var scheme: Range<Index>?
+        var hostAndPort: Range<Index>
+        var host: Range<Index>
+        var port: Range<Index>?
+        var path: Range<Index>
+        var query: Range<Index>?
+
+        /// The same parts with every position converted.
+        func map<Other: Comparable>(_ convert: (Index) -> Other) -> Parts<Other> {
+            func range(_ range: Range<Index>) -> Range<Other> { convert(range.lowerBound)..<convert(range.upperBound) }
+            return Parts<Other>(
+                scheme: scheme.map(range), hostAndPort: range(hostAndPort), host: range(host), port: port.map(range),
+                path: range(path), query: query.map(range))
+        }
     }
 
     /// Splits a URL at `://`, the first `/`, `?` and `#`, and its authority into host and port.
     ///
     /// - Parameters:
-    ///   - view: The URL's UTF-8 view or the URL itself.
+    ///   - view: The URL's UTF-8 bytes or the URL itself.
     ///   - matches: Whether an element is the given ASCII delimiter.
     private static func split<View: BidirectionalCollection>(
         _ view: View, _ matches: (View.Element, Unicode.Scalar) -> Bool
-    ) -> Parts where View.Index == String.Index, View.SubSequence: BidirectionalCollection {
+    ) -> Parts<View.Index> where View.SubSequence: BidirectionalCollection {
         let withoutFragment = view[..<(view.firstIndex { matches($0, "#") } ?? view.endIndex)]
         let queryMark = withoutFragment.firstIndex { matches($0, "?") }
         let beforeQuery = withoutFragment[..<(queryMark ?? withoutFragment.endIndex)]
@@ -108,7 +121,7 @@ struct RequestTarget: Sendable, CustomStringConvertible {
             authority.lastIndex { matches($0, "@") }.map { authority[authority.index(after: $0)...] } ?? authority
 
         // `host:port`, keeping an IPv6 literal's brackets; the port is `nil` when absent or empty.
-        let portColon: String.Index?
+        let portColon: View.Index?
         if let first = hostAndPort.first, matches(first, "[") {
             let closing = hostAndPort.firstIndex { matches($0, "]") } ?? hostAndPort.endIndex
             let afterClosing = closing == hostAndPort.endIndex ? closing : hostAndPort.index(after: closing)
@@ -117,7 +130,7 @@ struct RequestTarget: Sendable, CustomStringConvertible {
             portColon = hostAndPort.lastIndex { matches($0, ":") }
         }
         var host = hostAndPort.startIndex..<hostAndPort.endIndex
-        var port: Range<String.Index>?
+        var port: Range<View.Index>?
         if let portColon {
             host = hostAndPort.startIndex..<portColon
             let afterColon = hostAndPort.index(after: portColon)
@@ -132,7 +145,7 @@ struct RequestTarget: Sendable, CustomStringConvertible {
     /// The first `://`: three consecutive elements.
     private static func schemeSeparator<View: BidirectionalCollection>(
         _ view: View, _ matches: (View.Element, Unicode.Scalar) -> Bool
-    ) -> Range<String.Index>? where View.Index == String.Index {
+    ) -> Range<View.Index>? {
         var index = view.startIndex
         while let colon = view[index...].firstIndex(where: { matches($0, ":") }) {
             var end = view.index(after: colon)
@@ -149,13 +162,15 @@ struct RequestTarget: Sendable, CustomStringConvertible {
 
     /// The scheme lower-cased, as `lowercased()` gives it; `http` and `https` without the Unicode machinery.
     private static func lowercasedScheme(_ scheme: Substring) -> String {
-        let bytes = scheme.utf8
-        func isASCIICaseInsensitively(_ word: String) -> Bool {
-            bytes.count == word.utf8.count && zip(bytes, word.utf8).allSatisfy { $0 | 0x20 == $1 }
+        let known = scheme.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            // `| 0x20` lower-cases a letter; only `H`, `T`, `P` and `S` become the letters compared with.
+            func equals(_ word: StaticString) -> Bool {
+                bytes.count == word.utf8CodeUnitCount
+                    && bytes.indices.allSatisfy { bytes[$0] | 0x20 == word.utf8Start[$0] }
+            }
+            return equals("http") ? "http" : equals("https") ? "https" : nil
         }
-        if isASCIICaseInsensitively("http") { return "http" }
-        if isASCIICaseInsensitively("https") { return "https" }
-        return scheme.lowercased()
+        return known.flatMap { $0 } ?? scheme.lowercased()
     }
 
     /// Replaces the values of secret-looking parameters in a raw query, keeping everything else
