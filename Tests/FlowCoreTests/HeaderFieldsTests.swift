@@ -32,4 +32,10 @@ struct HeaderFieldsTests {
         headers.remove("accept")
         #expect(headers.fields.map(\.value) == ["3"])
     }
+
+    @Test(arguments: [("Bearer abc", true), ("a\rb", false), ("a\nb", false), ("a\u{0}b", false), ("caf\u{E9}\t", true)])
+    func headerValuesWithLineBreaksOrNULAreRefused(value: String, accepted: Bool) {
+        #expect(((try? RequestBuilder.checkHeaderValue(value, name: "X")) != nil) == accepted)
+        #expect(ASCIISearch.containsByte(in: value, where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) != accepted)
+    }
 }

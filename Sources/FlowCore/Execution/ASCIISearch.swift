@@ -49,6 +49,15 @@ enum ASCIISearch {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 0x20 : byte
     }
 
+    /// Whether some byte of `text`'s UTF-8 satisfies `predicate`.
+    ///
+    /// Read from the string's contiguous storage when it has one, which is several times faster
+    /// than iterating `text.utf8`.
+    static func containsByte(in text: String, where predicate: (UInt8) -> Bool) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.contains(where: predicate) }
+            ?? text.utf8.contains(where: predicate)
+    }
+
     /// Whether every byte is ASCII.
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         !bytes.contains { $0 >= 0x80 }

@@ -58,7 +58,7 @@ final class SecretRedactor: Sendable {
     private static func isLongEnough(_ text: String) -> Bool {
         let bytes = text.utf8
         if bytes.count < 4 { return false }  // A character has at least one byte.
-        if bytes.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) { return true }
+        if !ASCIISearch.containsByte(in: text, where: { $0 >= 0x80 || $0 == UInt8(ascii: "\r") }) { return true }
         return text.count >= 4
     }
 
