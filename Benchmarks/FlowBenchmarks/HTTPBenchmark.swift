@@ -249,17 +249,28 @@ final class BankServer: Sendable {
     }
 }
 
+/// The bank's canned answers, shared by the HTTP server and the in-process `engine banking` benchmark.
+enum BankAnswers {
+    static let user = #"{"userId":"u-1001","username":"ada"}"#
+    static let account = #"{"accountId":"acc-42","balance":1250.75}"#
+    static let transactions = #"""
+        [{"id":"t-1","amount":-42.5,"booked":"2026-11-02T09:15:00Z"},{"id":"t-2","amount":1200,"booked":"2026-11-01T08:00:00Z"}]
+        """#
+    static let notFound = #"{"code":"not-found","message":"no such resource"}"#
+
+    /// The status and JSON body for a request path (with its query, if any).
+    static func answer(forPath path: some StringProtocol) -> (status: Int, body: String) {
+        if path == "/user" { (200, user) }
+        else if path.hasPrefix("/account/") { (200, account) }
+        else if path.hasPrefix("/transactions/") { (200, transactions) }
+        else { (404, notFound) }
+    }
+}
+
 /// Answers `/user`, `/account/…` and `/transactions/…` with fixed bodies; anything else gets 404.
 private final class BankHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
-
-    private static let user = #"{"userId":"u-1001","username":"ada"}"#
-    private static let account = #"{"accountId":"acc-42","balance":1250.75}"#
-    private static let transactions = #"""
-        [{"id":"t-1","amount":-42.5,"booked":"2026-11-02T09:15:00Z"},{"id":"t-2","amount":1200,"booked":"2026-11-01T08:00:00Z"}]
-        """#
-    private static let notFound = #"{"code":"not-found","message":"no such resource"}"#
 
     private var uri = ""
 
@@ -270,11 +281,8 @@ private final class BankHandler: ChannelInboundHandler {
         case .body:
             break
         case .end:
-            let (status, text): (HTTPResponseStatus, String) =
-                if uri == "/user" { (.ok, Self.user) }
-                else if uri.hasPrefix("/account/") { (.ok, Self.account) }
-                else if uri.hasPrefix("/transactions/") { (.ok, Self.transactions) }
-                else { (.notFound, Self.notFound) }
+            let answer = BankAnswers.answer(forPath: uri)
+            let (status, text) = (HTTPResponseStatus(statusCode: answer.status), answer.body)
             var headers = HTTPHeaders()
             headers.add(name: "Content-Type", value: "application/json")
             headers.add(name: "Content-Length", value: String(text.utf8.count))

@@ -29,7 +29,7 @@ do {
         if let runs = option("runs") { benchmark.runs = runs }
         if let rounds = option("rounds") { benchmark.rounds = rounds }
         if let runs = option("memory-runs") { benchmark.memoryRuns = runs }
-        benchmark.only = arguments.dropFirst().first { $0 == "overhead" || $0 == "memory" }
+        benchmark.only = arguments.dropFirst().first { $0 == "overhead" || $0 == "memory" || $0 == "banking" }
         benchmark.profileEngine = arguments.contains("--profile-engine")
         try await benchmark.run()
     case "http":
@@ -46,6 +46,7 @@ do {
             usage: flowrun-benchmarks lint
                    flowrun-benchmarks engine [overhead | memory] [--runs N] [--rounds N] [--memory-runs N]
                    flowrun-benchmarks engine --profile-engine [--runs N]
+                   flowrun-benchmarks engine banking [--profile-engine] [--runs N] [--rounds N]
                    flowrun-benchmarks http [--runs N] [--concurrency N] [--rounds N]
                    flowrun-benchmarks http --profile-engine [--without-timeouts] | --profile-hand-written [--runs N] [--rounds N]
 
@@ -54,7 +55,10 @@ do {
               engine   overhead: a 3-step chain through Engine.run on a no-op dispatcher against the same
                        calls hand-written (default 20,000 runs, best of 5); memory: workflows/banking.yaml on
                        MockDispatcher, VmRSS at 1k, 10k, 50k and 100k runs. --profile-engine runs only the
-                       engine side of the overhead chain, for callgrind or perf
+                       engine side of the overhead chain, for callgrind or perf; banking (only when named):
+                       the http benchmark's workflow without timeouts (interceptors, a secret input, typed
+                       responses) on an in-process dispatcher against the same calls hand-written, or with
+                       --profile-engine only its engine side
               http     5,000 runs of user → account → transactions, 32 at a time, through the engine and
                        AsyncHTTPClientDispatcher against a hand-written AsyncHTTPClient loop, one shared
                        client, against an in-process SwiftNIO server on 127.0.0.1; --profile-engine runs

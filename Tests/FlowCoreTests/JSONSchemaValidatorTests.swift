@@ -585,4 +585,16 @@ struct NullableReferenceTests {
         #expect(validator.validate(["owner": ["id": "u-1"]], against: holder).isEmpty)
         #expect(!validator.validate(["owner": ["name": "x"]], against: holder).isEmpty)
     }
+
+    @Test func typeMaskHoldsTheDeclaredTypes() {
+        let location = FlowCore.SourceLocation(path: "t.yaml", line: 1, column: 1)
+        #expect(JSONSchema(location: location).typeMask == 0)
+        let schema = JSONSchema(location: location, types: [.integer, .null])
+        #expect(schema.typeMask == JSONSchema.TypeName.integer.bit | JSONSchema.TypeName.null.bit)
+        #expect(Set(JSONSchema.TypeName.allCases.map(\.bit)).count == JSONSchema.TypeName.allCases.count)
+        #expect(ValidationWalk.value(.double(2), hasTypeIn: schema.typeMask))
+        #expect(!ValidationWalk.value(.double(2.5), hasTypeIn: schema.typeMask))
+        #expect(ValidationWalk.value(.null, hasTypeIn: schema.typeMask))
+        #expect(!ValidationWalk.value(.string("2"), hasTypeIn: schema.typeMask))
+    }
 }

@@ -41,4 +41,42 @@ struct RedactionTests {
         #expect(!ASCIISearch.certainlyAbsent("token", in: "caf\u{E9}"))
         #expect(!ASCIISearch.certainlyAbsent("", in: "abc"))
     }
+
+    @Test func theByteShortcutIgnoresCaseWithoutCopyingTheQuery() {
+        #expect(!URLRedaction.hasNothingToRedact("https://h/items?X-Amz-SIGNATURE=1"))
+        #expect(!URLRedaction.hasNothingToRedact("https://h/items?limit=1&Auth=2"))
+        #expect(URLRedaction.hasNothingToRedact("https://h/key/token?limit=1"))
+    }
+
+    @Test func valuesWithoutSecretsComeBackUnchanged() {
+        let redactor = SecretRedactor()
+        let value: JSONValue = ["list": [["id": "t-1", "n": 2], "plain"], "flag": true]
+        #expect(redactor.redact(value) == value)
+        redactor.add("bench-token-1234")
+        #expect(redactor.redact(value) == value)
+        let secretInside: JSONValue = ["a": ["x", "the bench-token-1234 here", "y", ["k": "bench-token-1234"]], "b": "z"]
+        #expect(redactor.redact(secretInside) == ["a": ["x", "the *** here", "y", ["k": "***"]], "b": "z"])
+    }
+
+    @Test func shortSecretsAreIgnoredCountingCharacters() {
+        let redactor = SecretRedactor()
+        redactor.add("abc")  // Too short.
+        redactor.add("\r\nab")  // Three characters: CR LF is one.
+        redactor.add("e\u{301}e\u{301}")  // Two characters in six bytes.
+        redactor.add("abcd")
+        #expect(redactor.redact("abc \r\nab e\u{301}e\u{301} abcd") == "abc \r\nab e\u{301}e\u{301} ***")
+    }
+
+    @Test(arguments: [
+        ("https://h/x", "?", false),
+        ("https://h/x?a=1", "?", true),
+        ("https://h/caf\u{E9}?a=1", "?", true),
+        ("https://h/x?\u{301}", "?", false),  // `?` with a combining mark is another Character.
+        ("a\r\nb", "\r", false),  // CR LF is one Character.
+        ("a\rb", "\r", true),
+    ] as [(String, Unicode.Scalar, Bool)])
+    func containsAnswersAsCharacterSearchDoes(text: String, character: Unicode.Scalar, expected: Bool) {
+        #expect(ASCIISearch.contains(character, in: text) == expected)
+        #expect(text.contains(Character(character)) == expected)
+    }
 }

@@ -39,3 +39,26 @@ struct RequestTargetTests {
         #expect(RequestTarget(StepRequest(method: "GET", url: "/relative")).host.isEmpty)
     }
 }
+
+struct RequestTargetNonASCIITests {
+    /// A URL that is not ASCII is split on its Characters, as it always was.
+    @Test(arguments: [
+        ("https://us\u{E9}r@h\u{F6}st:81/caf\u{E9}?token=\u{E9}#x", "GET https://h\u{F6}st:81/caf\u{E9}?token=***", "h\u{F6}st:81"),
+        ("http://h/x?\u{301}a=1", "GET http://h/x?\u{301}a=1", "h:80"),
+        ("http://[::1]\u{E9}/p", "GET http://[::1]\u{E9}/p", "[::1]\u{E9}:80"),
+        ("Http\u{E9}://h/p", "GET http\u{E9}://h/p", "h:80"),
+    ])
+    func nonASCIIURLsAreSplitByCharacters(url: String, description: String, authority: String) {
+        let target = RequestTarget(StepRequest(method: "GET", url: url))
+        #expect(target.description == description)
+        #expect(target.authority == authority)
+    }
+
+    @Test func schemeMatchesIgnoringCaseOnlyForLetters() {
+        #expect(RequestTarget(StepRequest(method: "GET", url: "hTtPs://h/")).scheme == "https")
+        #expect(RequestTarget(StepRequest(method: "GET", url: "http:/h/")).scheme == nil)
+        #expect(RequestTarget(StepRequest(method: "GET", url: "a:b://h/")).scheme == "a:b")
+        #expect(RequestTarget(StepRequest(method: "GET", url: "ftp://h/")).hasHost)
+        #expect(!RequestTarget(StepRequest(method: "GET", url: "http:///p")).hasHost)
+    }
+}

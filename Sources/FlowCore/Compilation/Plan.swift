@@ -3,63 +3,140 @@
 /// A `Plan` is what ``WorkflowCompiler`` produces and what the engine runs.
 /// It keeps the ``Workflow`` it was compiled from, so reports can point back
 /// into the file.
+///
+/// A plan is immutable, and its parts live in one shared object, so copying a
+/// plan — which every run and every step does — costs one reference count, not one per part.
 public struct Plan: Sendable {
+    /// The parts of a plan, shared by its copies.
+    private final class Storage: Sendable {
+        let workflow: Workflow
+        let steps: [PlannedStep]
+        let types: [String: JSONSchema]
+        let warnings: [Diagnostic]
+        let compensations: [String: PlannedStep]
+        let validator: JSONSchemaValidator
+        let secretInputs: Set<String>
+        let secretVariables: Set<String>
+        /// The position in `steps` of each step id, the first when ids repeat.
+        let stepIndex: [String: Int]
+
+        init(
+            workflow: Workflow, steps: [PlannedStep], types: [String: JSONSchema],
+            compensations: [String: PlannedStep], warnings: [Diagnostic]
+        ) {
+            self.workflow = workflow
+            self.steps = steps
+            self.types = types
+            self.compensations = compensations
+            self.warnings = warnings
+            self.validator = JSONSchemaValidator(types: types)
+            let secretInputs = Plan.secretInputs(of: workflow, types: types)
+            self.secretInputs = secretInputs
+            self.secretVariables = Plan.secretVariables(of: workflow, secretInputs: secretInputs)
+            self.stepIndex = Dictionary(
+                steps.indices.map { (steps[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    private let storage: Storage
+
     /// The workflow the plan was compiled from.
-    public let workflow: Workflow
+    public var workflow: Workflow { storage.workflow }
     /// Every step, regular steps first in a dependency-respecting order, then the on-demand steps.
-    public let steps: [PlannedStep]
+    public var steps: [PlannedStep] { storage.steps }
     /// The named types, by name, for validating values at run time.
-    public let types: [String: JSONSchema]
+    public var types: [String: JSONSchema] { storage.types }
     /// The warnings the compiler found; a plan exists only when there were no errors.
-    public let warnings: [Diagnostic]
+    public var warnings: [Diagnostic] { storage.warnings }
     /// What undoes each step that declares `compensate:`, by step id: an on-demand step or a planned inline request.
-    public let compensations: [String: PlannedStep]
+    public var compensations: [String: PlannedStep] { storage.compensations }
     /// The validator for the plan's types, shared by every run so compiled patterns are cached once.
-    let validator: JSONSchemaValidator
+    var validator: JSONSchemaValidator { storage.validator }
     /// The inputs whose values are secrets (`format: password`).
-    let secretInputs: Set<String>
+    var secretInputs: Set<String> { storage.secretInputs }
     /// The vars that hold secrets: those whose initial value reads a secret input or another secret var.
-    let secretVariables: Set<String>
+    var secretVariables: Set<String> { storage.secretVariables }
 
     init(
         workflow: Workflow, steps: [PlannedStep], types: [String: JSONSchema],
         compensations: [String: PlannedStep], warnings: [Diagnostic]
     ) {
-        self.workflow = workflow
-        self.steps = steps
-        self.types = types
-        self.compensations = compensations
-        self.warnings = warnings
-        self.validator = JSONSchemaValidator(types: types)
-        self.secretInputs = Self.secretInputs(of: workflow, types: types)
-        self.secretVariables = Self.secretVariables(of: workflow, secretInputs: secretInputs)
+        storage = Storage(
+            workflow: workflow, steps: steps, types: types, compensations: compensations, warnings: warnings)
     }
 
     /// The planned step with the given id.
+    ///
+    /// Looked up in an index built with the plan, so the engine can call it for every step it starts.
     /// - Parameter id: A step id.
     /// - Returns: The step, or `nil` when the workflow declares none with that id.
     public func step(_ id: String) -> PlannedStep? {
-        steps.first { $0.id == id }
+        storage.stepIndex[id].map { storage.steps[$0] }
     }
 }
 
 /// One step of a ``Plan``, with everything it refers to resolved.
+///
+/// Its parts live in one shared, immutable object, so the copies the engine makes of a step as it
+/// runs it cost one reference count each rather than one per part of the step.
 public struct PlannedStep: Sendable {
+    /// The parts of a planned step, shared by its copies.
+    private final class Storage: Sendable {
+        let step: Step
+        let dependencies: [String]
+        let server: Server?
+        let interceptors: [InterceptorDeclaration]
+        let policy: Policy?
+        let dispatcher: String
+        let outputTypes: [String: JSONSchema]
+
+        init(
+            step: Step, dependencies: [String], server: Server?, interceptors: [InterceptorDeclaration],
+            policy: Policy?, dispatcher: String, outputTypes: [String: JSONSchema]
+        ) {
+            self.step = step
+            self.dependencies = dependencies
+            self.server = server
+            self.interceptors = interceptors
+            self.policy = policy
+            self.dispatcher = dispatcher
+            self.outputTypes = outputTypes
+        }
+    }
+
+    private var storage: Storage
+
+    init(
+        step: Step, dependencies: [String], server: Server?, interceptors: [InterceptorDeclaration],
+        policy: Policy?, dispatcher: String, outputTypes: [String: JSONSchema]
+    ) {
+        storage = Storage(
+            step: step, dependencies: dependencies, server: server, interceptors: interceptors, policy: policy,
+            dispatcher: dispatcher, outputTypes: outputTypes)
+    }
+
     /// The step as declared.
-    public let step: Step
+    public var step: Step { storage.step }
     /// The ids of the steps whose completion this step waits for.
-    public internal(set) var dependencies: [String]
+    public internal(set) var dependencies: [String] {
+        get { storage.dependencies }
+        set {
+            storage = Storage(
+                step: step, dependencies: newValue, server: server, interceptors: interceptors, policy: policy,
+                dispatcher: dispatcher, outputTypes: outputTypes)
+        }
+    }
     /// The server the request goes to; `nil` when the path is an absolute URL.
-    public let server: Server?
+    public var server: Server? { storage.server }
     /// The interceptors around the call, in the order they run outbound.
-    public let interceptors: [InterceptorDeclaration]
+    public var interceptors: [InterceptorDeclaration] { storage.interceptors }
     /// The error policy, if any.
-    public let policy: Policy?
+    public var policy: Policy? { storage.policy }
     /// The name of the dispatcher that performs the request.
-    public let dispatcher: String
+    public var dispatcher: String { storage.dispatcher }
     /// The statically known type of each output, by output name; absent when unknown.
-    public let outputTypes: [String: JSONSchema]
+    public var outputTypes: [String: JSONSchema] { storage.outputTypes }
 
     /// The step's id.
-    public var id: String { step.id.value }
+    public var id: String { storage.step.id.value }
 }

@@ -16,6 +16,48 @@ enum ASCIISearch {
         return answer.flatMap { $0 } ?? false
     }
 
+    /// Whether `text` contains `character`, an ASCII character: `text.contains(character)`.
+    ///
+    /// Answered on the bytes when the byte does not occur or `text` is ASCII (where every ASCII
+    /// character other than CR and LF is a Character of its own); otherwise Character by Character.
+    static func contains(_ character: Unicode.Scalar, in text: String) -> Bool {
+        let byte = UInt8(ascii: character)
+        let answer = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            guard bytes.contains(byte) else { return false }
+            return isASCII(bytes) && byte != UInt8(ascii: "\r") && byte != UInt8(ascii: "\n") ? true : nil
+        }
+        if let answer = answer.flatMap({ $0 }) { return answer }
+        return text.contains(Character(character))
+    }
+
+    /// Whether `pattern`, lower-case ASCII, occurs in `bytes` with `A`–`Z` read as lower case.
+    static func occursIgnoringCase(_ pattern: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
+        guard let first = pattern.first else { return true }
+        guard bytes.count >= pattern.count else { return false }
+        for start in 0...(bytes.count - pattern.count) where lowercased(bytes[start]) == first {
+            var index = 1
+            while index < pattern.count && lowercased(bytes[start + index]) == pattern[index] { index += 1 }
+            if index == pattern.count { return true }
+        }
+        return false
+    }
+
+    /// An ASCII byte with `A`–`Z` lower-cased; other bytes as they are.
+    static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 0x20 : byte
+    }
+
+    /// Whether some byte of `text`'s UTF-8 satisfies `predicate`.
+    ///
+    /// Read from the string's contiguous storage when it has one, which is several times faster
+    /// than iterating `text.utf8`.
+    static func containsByte(in text: String, where predicate: (UInt8) -> Bool) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.contains(where: predicate) }
+            ?? text.utf8.contains(where: predicate)
+    }
+
     /// Whether every byte is ASCII.
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         !bytes.contains { $0 >= 0x80 }

@@ -18,8 +18,11 @@ struct InputBinder {
             if let value = property.schema.defaultValue { inputs[property.name] = value }
         }
         var problems: [String] = []
-        let names = schema.properties.map(\.name)
-        if case .allowed(true) = schema.additionalProperties {} else {
+        if case .allowed(true) = schema.additionalProperties {} else if given.keys.contains(where: {
+            schema.property($0) == nil
+        }) {
+            // Sorted, and the names listed for suggestions, only when some input is unknown.
+            let names = schema.properties.map(\.name)
             for name in given.keys.sorted() where !names.contains(name) {
                 problems.append("unknown input '\(name)'\(Suggestion.didYouMean(name, in: names))")
             }

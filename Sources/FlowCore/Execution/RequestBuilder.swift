@@ -31,12 +31,16 @@ struct RequestBuilder: Sendable {
             let query = pairs.map {
                 URLEncoding.percentEncodeQueryComponent($0.0) + "=" + URLEncoding.percentEncodeQueryComponent($0.1)
             }.joined(separator: "&")
-            url += (url.contains("?") ? "&" : "?") + query
+            url += (ASCIISearch.contains("?", in: url) ? "&" : "?") + query
         }
 
-        var request = StepRequest(method: declared.method.value, url: url)
-        request.headers.set("Accept", "application/json")
-        request.headers.set("User-Agent", "flowrun/\(FlowCoreVersion.current)")
+        // Room for the declared headers and the few the engine and the usual interceptors add, so
+        // the list is allocated once.
+        var fields: [HeaderFields.Field] = []
+        fields.reserveCapacity(declared.headers.count + 8)
+        fields.append(HeaderFields.Field(name: "Accept", value: "application/json"))
+        fields.append(HeaderFields.Field(name: "User-Agent", value: Self.userAgent))
+        var request = StepRequest(method: declared.method.value, url: url, headers: HeaderFields(fields))
         for binding in declared.headers {
             let value = try scope.evaluateText(binding.value)
             try Self.checkHeaderValue(value, name: binding.name.value)
@@ -85,7 +89,7 @@ struct RequestBuilder: Sendable {
                 case .literal(let literal): text += literal
                 case .expression(let expression, _):
                     let value = try scope.value(of: expression)
-                    text += URLEncoding.percentEncodePathSegment(Self.text(of: value))
+                    text += URLEncoding.percentEncodePathSegment(value.interpolationText)
                 }
             }
             return text
@@ -104,18 +108,17 @@ struct RequestBuilder: Sendable {
             for element in elements { try appendQueryValue(element, named: name, to: &pairs) }
         case .object:
             throw FlowError(.binding, "query parameter '\(name)' is bound to an object, which has no query form")
-        default: pairs.append((name, Self.text(of: value)))
+        default: pairs.append((name, value.interpolationText))
         }
     }
 
-    static func text(of value: JSONValue) -> String {
-        if case .string(let text) = value { return text }
-        return value.serialized()
-    }
+    /// The `User-Agent` every request sends.
+    static let userAgent = "flowrun/\(FlowCoreVersion.current)"
 
     /// Refuses a header value that would split the header (CR or LF) or carry other control characters.
     static func checkHeaderValue(_ value: String, name: String) throws(FlowError) {
-        if value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+        // On the bytes: in UTF-8, these three scalars are exactly these three bytes.
+        if ASCIISearch.containsByte(in: value, where: { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") || $0 == 0 }) {
             throw FlowError(
                 .binding, "the value bound into header \(name) contains a line break, which would split the header")
         }

@@ -4,11 +4,36 @@
 /// are immutable snapshots. A step's request is evaluated in a scope without
 /// a response; its outputs and `set` in the same scope with the response.
 struct RunScope: Sendable {
-    var inputs: [String: JSONValue]
-    var environment: [String: String]
-    var variables: RunVariables
+    /// What every scope of a run shares: it never changes during the run, so it lives in one object
+    /// and a copy of the scope (every step, interceptor and evaluation makes some) retains it once.
+    private final class Shared: Sendable {
+        let inputs: [String: JSONValue]
+        let environment: [String: String]
+        let variables: RunVariables
+
+        init(inputs: [String: JSONValue], environment: [String: String], variables: RunVariables) {
+            self.inputs = inputs
+            self.environment = environment
+            self.variables = variables
+        }
+    }
+
+    private let shared: Shared
     var stepOutputs: [String: [String: JSONValue]]
     var response: DecodedResponse?
+
+    var inputs: [String: JSONValue] { shared.inputs }
+    var environment: [String: String] { shared.environment }
+    var variables: RunVariables { shared.variables }
+
+    init(
+        inputs: [String: JSONValue], environment: [String: String], variables: RunVariables,
+        stepOutputs: [String: [String: JSONValue]], response: DecodedResponse?
+    ) {
+        self.shared = Shared(inputs: inputs, environment: environment, variables: variables)
+        self.stepOutputs = stepOutputs
+        self.response = response
+    }
 
     /// The value of `expression`, with its pointer applied.
     /// - Throws: ``FlowError`` with code ``FlowError/Code/binding`` when the value does not exist.
@@ -59,21 +84,45 @@ struct RunScope: Sendable {
     }
 
     /// Evaluates a template.
+    ///
+    /// The usual forms — a literal, one expression, an interpolated string — are evaluated here
+    /// directly, as ``ValueTemplate/evaluate(_:)`` would: going through its lookup closure copies
+    /// the scope into the closure for every template, and every request evaluates several.
     func evaluate(_ template: ValueTemplate) throws(FlowError) -> JSONValue {
-        do {
-            return try template.evaluate { expression in try value(of: expression) }
-        } catch let error as FlowError {
-            throw error
-        } catch {
-            throw FlowError(.binding, "\(error)", underlyingError: error)
+        switch template {
+        case .literal(let value):
+            return value
+        case .expression(let expression, _):
+            return try value(of: expression)
+        case .string(let stringTemplate, _):
+            return .string(try text(of: stringTemplate))
+        case .array, .object:
+            do {
+                return try template.evaluate { expression in try value(of: expression) }
+            } catch let error as FlowError {
+                throw error
+            } catch {
+                throw FlowError(.binding, "\(error)", underlyingError: error)
+            }
         }
+    }
+
+    /// Fills in an interpolated string as ``StringTemplate/evaluate(_:)`` does: strings as they are,
+    /// other values as compact JSON.
+    private func text(of template: StringTemplate) throws(FlowError) -> String {
+        var text = ""
+        for segment in template.segments {
+            switch segment {
+            case .literal(let literal): text += literal
+            case .expression(let expression, _): text += try value(of: expression).interpolationText
+            }
+        }
+        return text
     }
 
     /// Evaluates a template into text: strings as they are, other values as compact JSON.
     func evaluateText(_ template: ValueTemplate) throws(FlowError) -> String {
-        let value = try evaluate(template)
-        if case .string(let text) = value { return text }
-        return value.serialized()
+        try evaluate(template).interpolationText
     }
 }
 

@@ -37,14 +37,14 @@ enum URLRedaction {
     /// microseconds per URL. For ASCII text a Character-level match is also a byte match, so the
     /// shortcut never skips a redaction.
     static func hasNothingToRedact(_ url: String) -> Bool {
-        let bytes = url.utf8
-        guard !bytes.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "@") }) else { return false }
-        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return true }
-        let query = bytes[mark...].map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }
-        return query.withUnsafeBufferPointer { query in
-            !secretParameterNameBytes.contains { name in
-                name.withUnsafeBufferPointer { ASCIISearch.occurs($0, in: query) }
+        let answer = url.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard !bytes.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "@") }) else { return false }
+            guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return true }
+            let query = UnsafeBufferPointer(rebasing: bytes[mark...])
+            return !secretParameterNameBytes.contains { name in
+                name.withUnsafeBufferPointer { ASCIISearch.occursIgnoringCase($0, in: query) }
             }
         }
+        return answer ?? false
     }
 }

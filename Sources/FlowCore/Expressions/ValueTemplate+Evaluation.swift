@@ -40,17 +40,18 @@ extension StringTemplate {
         var text = ""
         for segment in segments {
             switch segment {
-            case .literal(let literal):
-                text += literal
-            case .expression(let expression, _):
-                let value = try lookup(expression)
-                if case .string(let string) = value {
-                    text += string
-                } else {
-                    text += value.serialized()
-                }
+            case .literal(let literal): text += literal
+            case .expression(let expression, _): text += try lookup(expression).interpolationText
             }
         }
         return text
+    }
+}
+
+extension JSONValue {
+    /// The value as it is inserted into text: a string as it is, any other value as compact JSON.
+    var interpolationText: String {
+        if case .string(let text) = self { return text }
+        return serialized()
     }
 }

@@ -88,6 +88,9 @@ public final class JSONSchema: Sendable {
     public let defaultValue: JSONValue?
     /// A description for readers.
     public let description: String?
+    /// ``types`` as a bit set (bit `n` for the `n`th ``TypeName`` case), so validation tests a type
+    /// without hashing; 0 when `types` is `nil`.
+    let typeMask: UInt8
 
     /// Creates a schema; every constraint is optional.
     public init(
@@ -140,6 +143,7 @@ public final class JSONSchema: Sendable {
         self.maxItems = maxItems
         self.defaultValue = defaultValue
         self.description = description
+        self.typeMask = types.map { $0.reduce(0) { $0 | $1.bit } } ?? 0
     }
 
     /// A schema that allows any value, located at `location`.
@@ -158,4 +162,19 @@ public final class JSONSchema: Sendable {
 
     /// Whether the value is a secret to redact: `format: password`.
     public var isSecret: Bool { format == "password" }
+}
+
+extension JSONSchema.TypeName {
+    /// The type's bit in ``JSONSchema/typeMask``.
+    var bit: UInt8 {
+        switch self {
+        case .null: 1 << 0
+        case .boolean: 1 << 1
+        case .integer: 1 << 2
+        case .number: 1 << 3
+        case .string: 1 << 4
+        case .array: 1 << 5
+        case .object: 1 << 6
+        }
+    }
 }

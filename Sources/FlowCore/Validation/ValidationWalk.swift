@@ -72,7 +72,7 @@ struct ValidationWalk {
     /// Checks `value`, found at ``path``, against every keyword of `schema`.
     mutating func check(_ value: JSONValue, against schema: JSONSchema) {
         guard !isDone else { return }
-        if let types = schema.types, !Self.value(value, hasTypeIn: types) {
+        if let types = schema.types, !Self.value(value, hasTypeIn: schema.typeMask) {
             // The other keywords constrain a type the value doesn't have, so they would only add noise.
             fail("type") { secret in "expected \(Self.describe(types)), found \(Self.describe(value, secret: secret))" }
             return
@@ -108,16 +108,18 @@ struct ValidationWalk {
         if !schema.oneOf.isEmpty { checkOneOf(value, schema.oneOf) }
     }
 
-    /// Whether a value has one of the allowed types; `integer` includes doubles without a fraction.
-    static func value(_ value: JSONValue, hasTypeIn types: Set<JSONSchema.TypeName>) -> Bool {
-        switch value {
-        case .null: types.contains(.null)
-        case .bool: types.contains(.boolean)
-        case .int: types.contains(.integer) || types.contains(.number)
-        case .double(let d): types.contains(.number) || (types.contains(.integer) && d.isFinite && d.rounded() == d)
-        case .string: types.contains(.string)
-        case .array: types.contains(.array)
-        case .object: types.contains(.object)
+    /// Whether a value has one of the allowed types, given as ``JSONSchema/typeMask``; `integer` includes
+    /// doubles without a fraction.
+    static func value(_ value: JSONValue, hasTypeIn types: UInt8) -> Bool {
+        func allows(_ type: JSONSchema.TypeName) -> Bool { types & type.bit != 0 }
+        return switch value {
+        case .null: allows(.null)
+        case .bool: allows(.boolean)
+        case .int: allows(.integer) || allows(.number)
+        case .double(let d): allows(.number) || (allows(.integer) && d.isFinite && d.rounded() == d)
+        case .string: allows(.string)
+        case .array: allows(.array)
+        case .object: allows(.object)
         }
     }
 

@@ -27,7 +27,7 @@ enum RequestPreflight {
         guard scheme == "http" || scheme == "https" else {
             throw FlowError(.unsupported, "the http dispatcher sends http and https URLs only, not \(scheme)://")
         }
-        guard !target.host.isEmpty else {
+        guard target.hasHost else {
             throw FlowError(.invalidValue, "the URL has no host")
         }
         for field in request.headers {
@@ -66,8 +66,14 @@ enum RequestPreflight {
     /// What makes `value` unsendable, or `nil`: a line break, or another control character
     /// (RFC 9110 allows horizontal tab and visible characters only).
     static func problem(in value: String) -> String? {
+        // From contiguous storage when there is one: iterating `utf8` costs several times more.
+        value.utf8.withContiguousStorageIfAvailable(problem(in:)) ?? problem(in: value.utf8)
+    }
+
+    /// What makes the UTF-8 bytes of a header value unsendable, or `nil`.
+    private static func problem(in bytes: some Sequence<UInt8>) -> String? {
         var hasControl = false
-        for byte in value.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "\r"), UInt8(ascii: "\n"):
                 return "a line break (CR or LF)"

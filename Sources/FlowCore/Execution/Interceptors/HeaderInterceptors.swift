@@ -84,7 +84,7 @@ struct QueryParameterInterceptor: Interceptor {
                     + URLEncoding.percentEncodeQueryComponent(value))
         }
         if !pairs.isEmpty {
-            request.url += (request.url.contains("?") ? "&" : "?") + pairs.joined(separator: "&")
+            request.url += (ASCIISearch.contains("?", in: request.url) ? "&" : "?") + pairs.joined(separator: "&")
         }
         return try await next(request, context)
     }
