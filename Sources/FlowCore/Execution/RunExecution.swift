@@ -98,9 +98,15 @@ struct RunExecution: Sendable {
 
     /// The outputs of the steps that completed (or were given fallback outputs).
     private var completedOutputs: [String: [String: JSONValue]] = [:]
-    /// The steps that succeeded, in the order they finished, each with the outputs known when it did:
-    /// what compensation undoes, in reverse. A step that `goto` ran again appears once per run.
+    /// The steps with a compensation that succeeded, in the order they finished, each with the outputs known
+    /// when it did: what compensation undoes, in reverse. A step that `goto` ran again appears once per run.
+    /// (Only those: keeping a snapshot for every step would copy the outputs at each one.)
     private var succeeded: [(id: String, outputs: [String: [String: JSONValue]])] = []
+
+    /// Records that step `id` succeeded, for compensation if it declares one.
+    private mutating func recordSuccess(of id: String) {
+        if plan.compensations[id] != nil { succeeded.append((id, completedOutputs)) }
+    }
 
     /// Runs the regular steps as their dependencies complete, at most `maxConcurrentSteps` at a time.
     private mutating func schedule(runner: StepRunner, scope: RunScope) async -> Outcome {
@@ -174,7 +180,7 @@ struct RunExecution: Sendable {
                 var report = result.report
                 guard let error = result.error else {
                     completedOutputs[report.id] = result.outputs
-                    succeeded.append((report.id, completedOutputs))
+                    recordSuccess(of: report.id)
                     reports.append(report)
                     continue
                 }
@@ -313,7 +319,7 @@ struct RunExecution: Sendable {
             reports.append(report)
             if result.error == nil {
                 completedOutputs[result.report.id] = result.outputs
-                succeeded.append((result.report.id, completedOutputs))
+                recordSuccess(of: result.report.id)
             }
         }
         for id in waiting {
