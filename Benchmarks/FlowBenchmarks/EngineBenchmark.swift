@@ -101,6 +101,36 @@ struct EngineBenchmark {
         return id3
     }
 
+    /// The workflow's `Item` type as an integrator would declare it in Swift.
+    struct Item: Decodable {
+        var id: String
+        var count: Int?
+    }
+
+    /// The same three calls as an integrator would write them with Foundation: the bound ids percent-encoded
+    /// into the path, each body decoded into ``Item`` with `JSONDecoder` (which checks the type the engine's
+    /// validator checks), the status checked.
+    static func handWrittenWithCodable(_ dispatcher: any Dispatcher) async throws -> String {
+        let base = "http://bench.local/v1"
+        let headers: HeaderFields = ["Accept": "application/json"]
+        let decoder = JSONDecoder()
+        var context = StepContext(stepID: "first", attempt: 1, logger: Bench.quietLogger)
+        func get(_ url: String) async throws -> Item {
+            let response = try await dispatcher.dispatch(
+                StepRequest(method: "GET", url: url, headers: headers), context: context)
+            guard response.status == 200 else { throw BenchError("status \(response.status) for \(url)") }
+            return try decoder.decode(Item.self, from: Data(response.body))
+        }
+        func segment(_ value: String) -> String {
+            value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? value
+        }
+        let first = try await get("\(base)/items")
+        context.stepID = "second"
+        let second = try await get("\(base)/items/\(segment(first.id))")
+        context.stepID = "third"
+        return try await get("\(base)/items/\(segment(second.id))").id
+    }
+
     private func makeEngine() -> Engine<ContinuousClock> {
         Engine(dispatchers: DispatcherRegistry(["http": CannedDispatcher()]), logger: Bench.quietLogger)
     }
@@ -125,31 +155,43 @@ struct EngineBenchmark {
             throw BenchError("the overhead chain failed: \(report.error.map { "\($0)" } ?? "wrong outputs \(report.outputs)")")
         }
         guard try await Self.handWritten(dispatcher) == "item-42" else { throw BenchError("hand-written chain is wrong") }
+        guard try await Self.handWrittenWithCodable(dispatcher) == "item-42" else {
+            throw BenchError("the Codable hand-written chain is wrong")
+        }
 
         try await compare(
             "engine overhead: 3-step chain on a no-op dispatcher", ratioNote: " (target < 2×; < 10 µs/step)",
             engine: { _ = await engine.run(plan, inputs: [:], environment: [:]) },
             timedEngine: { _ = await engine.run(timedPlan, inputs: [:], environment: [:]) },
-            handWritten: { _ = try await Self.handWritten(dispatcher) })
+            handWritten: { _ = try await Self.handWritten(dispatcher) },
+            handWrittenWithCodable: { _ = try await Self.handWrittenWithCodable(dispatcher) })
     }
 
-    /// Times `engine` (and `timedEngine`, the same workflow with timeouts, when given) against `handWritten`,
-    /// `runs` sequential calls per round, and prints the best round of each.
+    /// Times `engine` (and `timedEngine`, the same workflow with timeouts, when given) against `handWritten`
+    /// (and `handWrittenWithCodable`, when given), `runs` sequential calls per round, and prints the best
+    /// round of each.
     ///
     /// All sides are warmed up first, and rounds alternate so drift on a shared machine hits them alike.
     private func compare(
         _ title: String, ratioNote: String, engine: () async -> Void, timedEngine: (() async -> Void)? = nil,
-        handWritten: () async throws -> Void
+        handWritten: () async throws -> Void, handWrittenWithCodable: (() async throws -> Void)? = nil
     ) async throws {
         for _ in 0..<1_000 {
             await engine()
             await timedEngine?()
             try await handWritten()
+            try await handWrittenWithCodable?()
         }
         var engineBest = Bench.Timed.infinity
         var timedBest = Bench.Timed.infinity
         var handBest = Bench.Timed.infinity
+        var codableBest = Bench.Timed.infinity
         for _ in 0..<rounds {
+            if let handWrittenWithCodable {
+                codableBest = codableBest.best(try await Bench.measure {
+                    for _ in 0..<runs { try await handWrittenWithCodable() }
+                })
+            }
             handBest = handBest.best(try await Bench.measure {
                 for _ in 0..<runs { try await handWritten() }
             })
@@ -177,6 +219,12 @@ struct EngineBenchmark {
         print(String(format: "  engine overhead over hand-written: %.2f µs/step", (engineRun - handRun) / 3))
         print(String(format: "  ratio: Engine.run takes %.2f× the hand-written time, %.2f× its CPU time",
                      engineRun / handRun, engineBest.cpu / handBest.cpu) + ratioNote)
+        if handWrittenWithCodable != nil {
+            let codableRun = codableBest.wall / Double(runs) * 1e6
+            print(String(format: "  hand-written with Codable: %8.2f µs/run  (CPU %6.2f µs/run; JSONDecoder into structs,"
+                         + " ids percent-encoded into the path)", codableRun, codableBest.cpu / Double(runs) * 1e6))
+            print(String(format: "  ratio: Engine.run takes %.2f× the Codable hand-written time", engineRun / codableRun))
+        }
     }
 
     /// Only the engine side, for `valgrind --tool=callgrind` or `perf record`.
