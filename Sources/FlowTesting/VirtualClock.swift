@@ -162,7 +162,8 @@ extension VirtualClock: TimerScheduling {
             state.activity &+= 1
             guard delay > .zero else { return nil }
             state.nextID &+= 1
-            state.sleepers.append(Sleeper(id: state.nextID, deadline: state.now.advanced(by: delay), wake: .run(action)))
+            let deadline = state.now.advanced(by: delay)
+            state.sleepers.append(Sleeper(id: state.nextID, deadline: deadline, wake: .run(action)))
             return state.nextID
         }
         guard let id else {

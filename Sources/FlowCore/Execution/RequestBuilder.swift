@@ -118,7 +118,8 @@ struct RequestBuilder: Sendable {
     /// Refuses a header value that would split the header (CR or LF) or carry other control characters.
     static func checkHeaderValue(_ value: String, name: String) throws(FlowError) {
         // On the bytes: in UTF-8, these three scalars are exactly these three bytes.
-        if ASCIISearch.containsByte(in: value, where: { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") || $0 == 0 }) {
+        let isLineBreakOrNUL: (UInt8) -> Bool = { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") || $0 == 0 }
+        if ASCIISearch.containsByte(in: value, where: isLineBreakOrNUL) {
             throw FlowError(
                 .binding, "the value bound into header \(name) contains a line break, which would split the header")
         }

@@ -21,7 +21,10 @@ struct RunExecution: Sendable {
         }
     }
 
-    init(engine: EngineSettings, plan: Plan, start: EngineClock.Instant, observer: (any RunObserver)?, tracer: RunTracer) {
+    init(
+        engine: EngineSettings, plan: Plan, start: EngineClock.Instant, observer: (any RunObserver)?,
+        tracer: RunTracer
+    ) {
         self.engine = engine
         self.plan = plan
         self.start = start

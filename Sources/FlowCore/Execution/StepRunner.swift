@@ -122,8 +122,8 @@ final class StepRunner: Sendable {
     /// Each attempt runs in an `HTTP <METHOD>` client span; the delay before a retry is outside
     /// it, recorded as a `flowrun.retry` event of the step's span.
     private func attempts(
-        _ planned: PlannedStep, scope: RunScope, asRefresh: Bool, idempotencyKey: String?, deadline: EngineClock.Instant?,
-        log: inout AttemptLog, stepSpan: (any Span)?
+        _ planned: PlannedStep, scope: RunScope, asRefresh: Bool, idempotencyKey: String?,
+        deadline: EngineClock.Instant?, log: inout AttemptLog, stepSpan: (any Span)?
     ) async -> Result<[String: JSONValue], FlowError> {
         var tracker = RetryTracker(rules: planned.policy?.retry ?? [])
         var number = 0
@@ -297,8 +297,8 @@ final class StepRunner: Sendable {
     /// Sends `request` through the step's interceptors to the dispatcher, within the attempt timeout and
     /// what is left of the step's total timeout, whichever ends first.
     private func send(
-        _ request: StepRequest, _ planned: PlannedStep, scope: RunScope, context: StepContext, deadline: EngineClock.Instant?,
-        isReplay: Bool, asRefresh: Bool, via dispatcher: any Dispatcher
+        _ request: StepRequest, _ planned: PlannedStep, scope: RunScope, context: StepContext,
+        deadline: EngineClock.Instant?, isReplay: Bool, asRefresh: Bool, via dispatcher: any Dispatcher
     ) async throws -> StepResponse {
         let interceptors = try makeInterceptors(planned, scope: scope, isReplay: isReplay, asRefresh: asRefresh)
         var next: @Sendable (StepRequest, StepContext) async throws -> StepResponse = { request, context in
