@@ -147,6 +147,7 @@ let package = Package(
             dependencies: [
                 "flowrun",
                 "FlowCore",
+                "FlowTesting",
                 "FlowTestServer",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
