@@ -76,8 +76,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
-            // The schema is compiled into the binary, so `flowrun schema` works wherever the binary is copied.
-            resources: [.embedInCode("Resources/workflow.schema.json")],
+            // The schemas are compiled into the binary, so `flowrun schema` works wherever the binary is copied.
+            resources: [
+                .embedInCode("Resources/workflow.schema.json"),
+                .embedInCode("Resources/mock.schema.json"),
+                .embedInCode("Resources/test.schema.json"),
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -143,6 +147,7 @@ let package = Package(
             dependencies: [
                 "flowrun",
                 "FlowCore",
+                "FlowTesting",
                 "FlowTestServer",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],

@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
-"""Validate flowrun workflow files against the workflow JSON Schema.
+"""Validate flowrun files against one of flowrun's JSON Schemas (workflow, mock or test).
 
 Usage: validate_schema.py SCHEMA FILE...
+
+The other `*.schema.json` files in the schema's folder are registered by their
+`$id`, so a relative `$ref` from one schema to another (the test schema's stubs
+are the mock schema's) resolves offline, as it does for yaml-language-server.
 
 Prints one line per file, `OK path` or `INVALID path: <message> at <where>`,
 and exits 0 when every file is valid, 1 when any is invalid, and 2 on a usage
@@ -17,6 +21,7 @@ scalar's type.
 """
 
 import json
+import os
 import re
 import sys
 
@@ -28,6 +33,7 @@ try:
     from ruamel.yaml import events
     from ruamel.yaml.error import YAMLError
     import jsonschema
+    from referencing import Registry, Resource
 except ImportError as error:  # pragma: no cover - depends on the machine
     module = "ruamel.yaml" if (error.name or "").startswith("ruamel") else error.name
     print(f"validate_schema.py: missing Python module '{module}'; install it with: {PIP}", file=sys.stderr)
@@ -184,7 +190,7 @@ def load(text):
         if isinstance(event, events.DocumentStartEvent):
             documents += 1
             if documents > 1:
-                raise LoadError("a workflow file holds one YAML document; found a second one", event.start_mark)
+                raise LoadError("a flowrun file holds one YAML document; found a second one", event.start_mark)
         elif isinstance(event, events.ScalarEvent):
             count(1, event.start_mark)
             value = scalar(event)
@@ -246,6 +252,9 @@ def describe(error):
     """
     if error.validator == "pattern" and error.validator_value == TEMPLATE_PATTERN:
         return error, f"{error.instance!r} is not a valid template: {TEMPLATE_HELP}"
+    if error.validator == "pattern" and "title" in error.schema:
+        # The mock and test schemas title their patterns: a path pattern's regular expression explains nothing.
+        return error, f"{error.instance!r} is not a valid {error.schema['title'].lower()}: {error.schema.get('description', '')}"
     if error.validator == "not" and list(error.validator_value) == ["required"]:
         return error, f"{' and '.join(map(repr, error.validator_value['required']))} cannot be used together"
     branches = [kind_keys(branch) for branch in error.validator_value] if error.validator == "oneOf" else []
@@ -274,6 +283,19 @@ def describe(error):
     return error, error.message
 
 
+def sibling_schemas(path):
+    """A registry of the `*.schema.json` files next to `path`, by their `$id`."""
+    folder = os.path.dirname(os.path.abspath(path))
+    resources = []
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".schema.json"):
+            with open(os.path.join(folder, name), encoding="utf-8") as file:
+                contents = json.load(file)
+            if "$id" in contents:
+                resources.append((contents["$id"], Resource.from_contents(contents)))
+    return Registry().with_resources(resources)
+
+
 def main(argv):
     if len(argv) < 3:
         print(USAGE, file=sys.stderr)
@@ -282,12 +304,15 @@ def main(argv):
         with open(argv[1], encoding="utf-8") as file:
             schema = json.load(file)
         jsonschema.Draft202012Validator.check_schema(schema)
+        registry = sibling_schemas(argv[1])
     except (OSError, ValueError, jsonschema.SchemaError) as error:
         print(f"validate_schema.py: cannot use the schema {argv[1]}: {error}", file=sys.stderr)
         return 2
     global TEMPLATE_PATTERN
     TEMPLATE_PATTERN = schema.get("$defs", {}).get("template", {}).get("pattern")
-    validator = jsonschema.Draft202012Validator(schema)  # No format checker: formats are hints in flowrun.
+    # The format version key ('flowrun', 'flowrun-mock', 'flowrun-test') is the first required key.
+    version_key = (schema.get("required") or ["flowrun"])[0]
+    validator = jsonschema.Draft202012Validator(schema, registry=registry)  # No format checker: formats are hints in flowrun.
 
     status = 0
     for path in argv[2:]:
@@ -311,7 +336,7 @@ def main(argv):
             status = max(status, 1)
             continue
         if document is None:
-            print(f"INVALID {path}: the workflow file is empty; expected a mapping that starts with 'flowrun: 1'")
+            print(f"INVALID {path}: the file is empty; expected a mapping that starts with '{version_key}: 1'")
             status = max(status, 1)
             continue
         errors = list(validator.iter_errors(document))
