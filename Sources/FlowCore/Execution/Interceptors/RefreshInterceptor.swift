@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 
 /// On a status that means "credentials expired", runs the on-demand refresh step once and asks for a replay.
 ///
@@ -17,7 +18,7 @@ struct RefreshInterceptor: Interceptor {
         _ request: StepRequest, context: StepContext,
         next: (StepRequest, StepContext) async throws -> StepResponse
     ) async throws -> StepResponse {
-        let generation = await coordinator.generation
+        let generation = coordinator.generation
         let response = try await next(request, context)
         guard !isReplay, statuses.contains(response.status) else { return response }
         context.logger.debug("refreshing credentials after status \(response.status)")
@@ -35,8 +36,13 @@ struct ReplayRequest: Error {}
 /// with. When a newer generation exists the caller only replays; when a
 /// refresh is under way it waits for it; otherwise it performs the refresh.
 actor RefreshCoordinator {
-    private(set) var generation = 0
+    /// Counts completed refreshes. Atomic, so every request reads it without a hop to the actor;
+    /// only the actor changes it.
+    private let completedRefreshes = Atomic<Int>(0)
     private var waiters: [CheckedContinuation<Void, any Error>]?
+
+    /// The generation of the credentials: how many refreshes have completed.
+    nonisolated var generation: Int { completedRefreshes.load(ordering: .acquiring) }
 
     func refresh(after seen: Int, perform: @Sendable () async throws -> Void) async throws {
         if generation > seen { return }
@@ -47,7 +53,7 @@ actor RefreshCoordinator {
         waiters = []
         do {
             try await perform()
-            generation += 1
+            completedRefreshes.add(1, ordering: .releasing)
             let waiting = waiters ?? []
             waiters = nil
             for waiter in waiting { waiter.resume() }
