@@ -98,7 +98,10 @@ struct SoakBenchmark {
         progress.startStallWatchdog(after: Self.watchdog + .seconds(10))
         let started = ContinuousClock.now
         let (results, requests, port) = try await withTestServer(faultScript.handler) { server in
-            try await AsyncHTTPClientDispatcher.withDispatcher(insecure: false) { dispatcher in
+            // One connection per run in flight: waiting for a pooled connection would count against the attempt
+            // timeout, and this soak checks the policies, not the pool size.
+            try await AsyncHTTPClientDispatcher.withDispatcher(insecure: false, maxConnectionsPerHost: concurrency) {
+                dispatcher in
                 let engine = Engine(
                     dispatchers: DispatcherRegistry(["http": dispatcher]),
                     logger: Logger(label: "soak") { _ in SwiftLogNoOpLogHandler() })

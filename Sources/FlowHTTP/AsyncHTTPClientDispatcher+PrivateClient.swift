@@ -6,7 +6,7 @@ extension AsyncHTTPClientDispatcher {
     ///
     /// The command-line tool uses this to honour `--insecure` and its redirect limit, which the
     /// shared client cannot change. The private client starts from the settings of
-    /// `HTTPClient.shared` and differs in four ways:
+    /// `HTTPClient.shared` and differs in five ways:
     ///
     /// - With `insecure`, it does not verify TLS certificates or host names. Use it only against
     ///   test servers you control; without it, verification stays on.
@@ -16,6 +16,10 @@ extension AsyncHTTPClientDispatcher {
     ///   deadline, because flowrun's retry policies decide whether to try again.
     /// - It creates no tracing spans of its own: the engine's attempt span is the HTTP client
     ///   span, and the engine puts its context in the request headers.
+    /// - It keeps up to `maxConnectionsPerHost` HTTP/1.1 connections open to each host. A request
+    ///   beyond that waits for a connection, and the wait counts against the attempt's time limit:
+    ///   raise it when more requests than that are in flight to one host at once, as when many runs
+    ///   share one engine.
     ///
     /// Like `HTTPClient.withHTTPClient`, the client is shut down whether `body` returns or throws,
     /// so the dispatcher must not be used after `body` returns.
@@ -32,6 +36,8 @@ extension AsyncHTTPClientDispatcher {
     ///     be negative.
     ///   - maxResponseBodySize: The largest response body to read, in bytes.
     ///   - defaultTimeout: The time limit of attempts whose step sets none.
+    ///   - maxConnectionsPerHost: The most HTTP/1.1 connections to one host; 8, like
+    ///     `HTTPClient.shared`, by default. Must be positive.
     ///   - isolation: The actor `body` runs on; the caller's, by default.
     ///   - body: The work to do with the dispatcher.
     /// - Returns: What `body` returns.
@@ -41,10 +47,12 @@ extension AsyncHTTPClientDispatcher {
         maxRedirects: Int = 5,
         maxResponseBodySize: Int = Configuration.defaultMaxResponseBodySize,
         defaultTimeout: Duration? = Configuration.defaultAttemptTimeout,
+        maxConnectionsPerHost: Int = 8,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (AsyncHTTPClientDispatcher) async throws -> Result
     ) async throws -> Result {
-        let clientConfiguration = privateClientConfiguration(insecure: insecure, maxRedirects: maxRedirects)
+        let clientConfiguration = privateClientConfiguration(
+            insecure: insecure, maxRedirects: maxRedirects, maxConnectionsPerHost: maxConnectionsPerHost)
         return try await HTTPClient.withHTTPClient(configuration: clientConfiguration, isolation: isolation) { client in
             let configuration = Configuration(
                 client: client,
@@ -56,9 +64,12 @@ extension AsyncHTTPClientDispatcher {
     }
 
     /// The settings of a private client: the shared client's, with the given certificate
-    /// verification and redirect limit, and without connection retries.
-    static func privateClientConfiguration(insecure: Bool, maxRedirects: Int) -> HTTPClient.Configuration {
+    /// verification, redirect limit and connections per host, and without connection retries.
+    static func privateClientConfiguration(
+        insecure: Bool, maxRedirects: Int, maxConnectionsPerHost: Int = 8
+    ) -> HTTPClient.Configuration {
         precondition(maxRedirects >= 0, "maxRedirects must not be negative")
+        precondition(maxConnectionsPerHost > 0, "maxConnectionsPerHost must be positive")
         var configuration = HTTPClient.Configuration.singletonConfiguration
         if insecure {
             var tls = configuration.tlsConfiguration ?? .makeClientConfiguration()
@@ -70,6 +81,7 @@ extension AsyncHTTPClientDispatcher {
         // AsyncHTTPClient would otherwise retry a refused connection with backoff until the
         // deadline, turning "connection refused" into a 30-second wait; the engine retries instead.
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = maxConnectionsPerHost
         // The engine's `HTTP <METHOD>` attempt span is the client span and already sent `traceparent`;
         // a span of AsyncHTTPClient's own would only duplicate it.
         configuration.tracing.tracer = nil

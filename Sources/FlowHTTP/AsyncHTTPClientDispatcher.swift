@@ -51,10 +51,10 @@ import NIOHTTP1
 /// Use the default configuration, which uses `HTTPClient.shared`, in a program that sends requests
 /// with normal certificate checks: it needs no set-up or shutdown, and its connection pool is shared
 /// with everything else in the process that uses AsyncHTTPClient. Use
-/// ``withDispatcher(insecure:maxRedirects:maxResponseBodySize:defaultTimeout:isolation:_:)`` when
-/// the run needs different client settings — certificate verification off for `--insecure`, a
-/// redirect limit — or fails fast on refused connections; it creates a private client and shuts it
-/// down when the closure returns. To use a client of your own, pass it in
+/// ``withDispatcher(insecure:maxRedirects:maxResponseBodySize:defaultTimeout:maxConnectionsPerHost:isolation:_:)``
+/// when the run needs different client settings — certificate verification off for `--insecure`, a
+/// redirect limit, more connections per host — or fails fast on refused connections; it creates a
+/// private client and shuts it down when the closure returns. To use a client of your own, pass it in
 /// ``Configuration/client`` and shut it down yourself after the last request.
 public struct AsyncHTTPClientDispatcher: Dispatcher {
     /// The client, body size limit and default timeout this dispatcher uses.

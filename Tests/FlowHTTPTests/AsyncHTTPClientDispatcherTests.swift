@@ -390,6 +390,28 @@ struct AsyncHTTPClientDispatcherTests {
         }
     }
 
+    @Test(arguments: [1, 3])
+    func aPrivateClientOpensAtMostMaxConnectionsPerHost(limit: Int) async throws {
+        try await withTestServer({ _ in TestReply(delay: .milliseconds(50)) }) { server in
+            try await AsyncHTTPClientDispatcher.withDispatcher(insecure: false, maxConnectionsPerHost: limit) {
+                dispatcher in
+                try await withThrowingTaskGroup(of: StepResponse.self) { group in
+                    for index in 0..<6 {
+                        group.addTask {
+                            try await dispatcher.dispatch(
+                                StepRequest(method: "GET", url: server.baseURL + "/concurrent/\(index)"),
+                                context: context())
+                        }
+                    }
+                    for try await response in group { #expect(response.status == 200) }
+                }
+            }
+            #expect(server.requests.count == 6)
+            // The requests beyond the limit waited for a pooled connection instead of opening their own.
+            #expect(server.connectionCount == limit)
+        }
+    }
+
     @Test func cancellingTheTaskCancelsTheRequestPromptly() async throws {
         try await withTestServer({ _ in TestReply(delay: .seconds(30)) }) { server in
             // The attempt timeout is long: only a prompt cancellation ends this test with `.cancelled`.
