@@ -33,7 +33,9 @@ struct FlowRunProcess {
         }
     }
 
-    /// Runs `flowrun` with `arguments` in `directory`.
+    /// Runs `flowrun` with `arguments` in `directory`, blocking this thread until it exits.
+    ///
+    /// Private: tests call the async overload, which runs this on a thread of its own.
     /// - Parameters:
     ///   - arguments: The command-line arguments.
     ///   - directory: The working directory; the package root by default.
@@ -41,7 +43,7 @@ struct FlowRunProcess {
     ///   - removing: Variables of this process's environment that the run must not see.
     ///   - timeout: How long the run may take before it is killed and ``TimedOut`` is thrown.
     /// - Returns: What the run printed and its exit status.
-    static func run(
+    private static func run(
         _ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:],
         removing: Set<String> = [], timeout: Duration = .seconds(60)
     ) throws -> Outcome {

@@ -23,8 +23,8 @@ struct GraphCommandTests {
     }
 
     @Test(arguments: examples)
-    func everyExampleRendersAsWellFormedMermaid(example: String) throws {
-        let outcome = try FlowRunProcess.run(["graph", example])
+    func everyExampleRendersAsWellFormedMermaid(example: String) async throws {
+        let outcome = try await FlowRunProcess.run(["graph", example])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.isEmpty)
         let problems = MermaidStructure.problems(in: outcome.stdout)
@@ -32,8 +32,8 @@ struct GraphCommandTests {
     }
 
     @Test(arguments: examples)
-    func everyExampleRendersAsDOT(example: String) throws {
-        let outcome = try FlowRunProcess.run(["graph", example, "--format", "dot"])
+    func everyExampleRendersAsDOT(example: String) async throws {
+        let outcome = try await FlowRunProcess.run(["graph", example, "--format", "dot"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.hasPrefix("digraph \""))
         #expect(outcome.stdout.contains("    rankdir=TB;\n"))
@@ -41,8 +41,8 @@ struct GraphCommandTests {
     }
 
     @Test(.enabled(if: dotExecutable != nil, "Graphviz's dot is not installed"), arguments: examples)
-    func graphvizDrawsEveryExampleAsSVG(example: String) throws {
-        let outcome = try FlowRunProcess.run(["graph", example, "--format", "dot"])
+    func graphvizDrawsEveryExampleAsSVG(example: String) async throws {
+        let outcome = try await FlowRunProcess.run(["graph", example, "--format", "dot"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let svg = try Self.run(try #require(dotExecutable), ["-Tsvg"], input: outcome.stdout)
         #expect(svg.status == 0, "\(svg.stderr)")
@@ -78,30 +78,30 @@ struct GraphCommandTests {
             #"    geocode -.->|"on-error validation → end"| outputs"#,
         ]),
     ])
-    func examplesShowTheirKeyEdgesInMermaid(example: String, lines: [String]) throws {
-        let outcome = try FlowRunProcess.run(["graph", example, "--format", "mermaid"])
+    func examplesShowTheirKeyEdgesInMermaid(example: String, lines: [String]) async throws {
+        let outcome = try await FlowRunProcess.run(["graph", example, "--format", "mermaid"])
         let rendered = Set(outcome.stdout.split(separator: "\n").map(String.init))
         for line in lines {
             #expect(rendered.contains(line), "\(line)\n\(outcome.stdout)")
         }
     }
 
-    @Test func orderFulfilmentShowsItsCompensationsInDOT() throws {
-        let outcome = try FlowRunProcess.run(["graph", "workflows/order-fulfilment.yaml", "--format", "dot"])
+    @Test func orderFulfilmentShowsItsCompensationsInDOT() async throws {
+        let outcome = try await FlowRunProcess.run(["graph", "workflows/order-fulfilment.yaml", "--format", "dot"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains(#"    "charge" -> "refund" [label="compensate", style=dashed, color=royalblue4, fontcolor=royalblue4];"#))
         #expect(outcome.stdout.contains(#"    "reserve_stock_compensate" [label="reserve-stock/compensate\nDELETE /reservations/{$steps.reserve-stock.outputs.reservationId}\ninterceptors: warehouse-sign\npolicy: standard (retry: 3 attempts)", style="rounded,dashed"];"#))
     }
 
-    @Test func bankingShowsItsKeyEdgesInDOT() throws {
-        let outcome = try FlowRunProcess.run(["graph", "workflows/banking.yaml", "--format", "dot"])
+    @Test func bankingShowsItsKeyEdgesInDOT() async throws {
+        let outcome = try await FlowRunProcess.run(["graph", "workflows/banking.yaml", "--format", "dot"])
         #expect(outcome.stdout.contains(#"    "user" -> "account" [label="userId"];"#))
         #expect(outcome.stdout.contains(#"    "user" -> "refresh_token" [label="401 → refresh", style=dashed"#))
         #expect(outcome.stdout.contains(#"    "transactions" -> "transactions" [label="catch 404 → fallback", style=dashed"#))
         #expect(outcome.stdout.contains(#"    "refresh_token" [label="refresh-token\nPOST /oauth/token\ninterceptors: client-info\npolicy: standard (retry: 4, 3 attempts)", style="rounded,dashed"];"#))
     }
 
-    @Test func aFileWithErrorsExitsTwoWithLocatedDiagnosticsAndDrawsNothing() throws {
+    @Test func aFileWithErrorsExitsTwoWithLocatedDiagnosticsAndDrawsNothing() async throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("bad.yaml", """
             flowrun: 1
@@ -112,7 +112,7 @@ struct GraphCommandTests {
                 request: { method: GET, path: "/p/{$steps.missing.outputs.id}" }
             """)
         for format in ["mermaid", "dot"] {
-            let outcome = try FlowRunProcess.run(["graph", path, "--format", format])
+            let outcome = try await FlowRunProcess.run(["graph", path, "--format", format])
             #expect(outcome.status == 2)
             #expect(outcome.stdout.isEmpty)
             #expect(outcome.stderr.hasPrefix("\(path):6:"), "\(outcome.stderr)")
@@ -121,31 +121,33 @@ struct GraphCommandTests {
         }
     }
 
-    @Test func missingFilesAndUnknownFormatsExitTwo() throws {
-        let missing = try FlowRunProcess.run(["graph", "/nonexistent/flow.yaml"])
+    @Test func missingFilesAndUnknownFormatsExitTwo() async throws {
+        let missing = try await FlowRunProcess.run(["graph", "/nonexistent/flow.yaml"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("flowrun graph: /nonexistent/flow.yaml:1:1: error: cannot read /nonexistent/flow.yaml: no such file"))
-        let format = try FlowRunProcess.run(["graph", "workflows/banking.yaml", "--format", "svg"])
+        let format = try await FlowRunProcess.run(["graph", "workflows/banking.yaml", "--format", "svg"])
         #expect(format.status == 2)
         #expect(format.stderr.contains("mermaid"))
     }
 
-    @Test func outputWritesTheGraphToAFile() throws {
+    @Test func outputWritesTheGraphToAFile() async throws {
         let folder = try TemporaryFolder()
         let file = folder.url.appendingPathComponent("banking.dot")
-        let outcome = try FlowRunProcess.run(["graph", "workflows/banking.yaml", "--format", "dot", "--output", file.path])
+        let outcome = try await FlowRunProcess.run(
+            ["graph", "workflows/banking.yaml", "--format", "dot", "--output", file.path])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.isEmpty)
         let written = try String(contentsOf: file, encoding: .utf8)
-        let printed = try FlowRunProcess.run(["graph", "workflows/banking.yaml", "--format", "dot"]).stdout
+        let printed = try await FlowRunProcess.run(["graph", "workflows/banking.yaml", "--format", "dot"]).stdout
         #expect(written == printed)
-        let unwritable = try FlowRunProcess.run(["graph", "workflows/banking.yaml", "-o", "/nonexistent/dir/out.mmd"])
+        let unwritable = try await FlowRunProcess.run(
+            ["graph", "workflows/banking.yaml", "-o", "/nonexistent/dir/out.mmd"])
         #expect(unwritable.status == 2)
         #expect(unwritable.stderr.hasPrefix("flowrun graph: cannot write /nonexistent/dir/out.mmd"))
     }
 
-    @Test func helpTeachesTheFormatsAndHowToDrawAnSVG() throws {
-        let outcome = try FlowRunProcess.run(["graph", "--help"])
+    @Test func helpTeachesTheFormatsAndHowToDrawAnSVG() async throws {
+        let outcome = try await FlowRunProcess.run(["graph", "--help"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("--format"))
         #expect(outcome.stdout.contains("flowrun graph wf.yaml --format dot | dot -Tsvg > wf.svg"))

@@ -49,18 +49,18 @@ private let explained = """
     """
 
 struct LintCommandTests {
-    @Test func cleanFileExitsZero() throws {
+    @Test func cleanFileExitsZero() async throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("ok.yaml", valid)
-        let outcome = try FlowRunProcess.run(["lint", path])
+        let outcome = try await FlowRunProcess.run(["lint", path])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("1 file checked, no problems"))
     }
 
-    @Test func errorsArePrintedCompilerStyleWithTheSourceLineAndACaret() throws {
+    @Test func errorsArePrintedCompilerStyleWithTheSourceLineAndACaret() async throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("bad.yaml", valid.replacingOccurrences(of: "/ping", with: "\"/p/{$inputs.id}\""))
-        let outcome = try FlowRunProcess.run(["lint", path])
+        let outcome = try await FlowRunProcess.run(["lint", path])
         #expect(outcome.status == 1)
         let lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines[0].hasPrefix("\(path):6:48: error: '$inputs.id' reads input 'id', but the workflow declares no inputs"))
@@ -69,28 +69,28 @@ struct LintCommandTests {
         #expect(outcome.stdout.contains("1 error, 0 warnings"))
     }
 
-    @Test func warningsFailOnlyWithStrict() throws {
+    @Test func warningsFailOnlyWithStrict() async throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("warn.yaml", valid + "\ntypes: { Unused: { type: string } }\n")
-        #expect(try FlowRunProcess.run(["lint", path]).status == 0)
-        let strict = try FlowRunProcess.run(["lint", "--strict", path])
+        #expect(try await FlowRunProcess.run(["lint", path]).status == 0)
+        let strict = try await FlowRunProcess.run(["lint", "--strict", path])
         #expect(strict.status == 1)
         #expect(strict.stdout.contains("warning: type 'Unused' is never used"))
     }
 
-    @Test func githubFormatPrintsWorkflowCommands() throws {
+    @Test func githubFormatPrintsWorkflowCommands() async throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("bad.yaml", valid.replacingOccurrences(of: "GET", with: "GOT"))
-        let outcome = try FlowRunProcess.run(["lint", "--format", "github", path])
+        let outcome = try await FlowRunProcess.run(["lint", "--format", "github", path])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.hasPrefix("::error file=\(path),line=6,col=24,title=flowrun lint (invalid-value)::"))
     }
 
-    @Test func jsonFormatIsParseableAndComplete() throws {
+    @Test func jsonFormatIsParseableAndComplete() async throws {
         let folder = try TemporaryFolder()
         try folder.write("a.yaml", valid)
         try folder.write("b.yaml", "flowrun: 1\nsteps: 3\n")
-        let outcome = try FlowRunProcess.run(["lint", "--format", "json", folder.url.path])
+        let outcome = try await FlowRunProcess.run(["lint", "--format", "json", folder.url.path])
         #expect(outcome.status == 1)
         let document = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         let summary = document?["summary"] as? [String: Int]
@@ -101,22 +101,22 @@ struct LintCommandTests {
         #expect(diagnostics?.first?["line"] as? Int == 2)
     }
 
-    @Test func foldersAreSearchedSkippingTestAndMockFiles() throws {
+    @Test func foldersAreSearchedSkippingTestAndMockFiles() async throws {
         let folder = try TemporaryFolder()
         try folder.write("one.yaml", valid)
         try folder.write("nested/two.yml", valid)
         try folder.write("one.test.yaml", "not: a workflow")
         try folder.write("one.mock.yaml", "not: a workflow")
-        let outcome = try FlowRunProcess.run(["lint", folder.url.path])
+        let outcome = try await FlowRunProcess.run(["lint", folder.url.path])
         #expect(outcome.status == 0, "\(outcome.stdout)")
         #expect(outcome.stdout.contains("2 files checked, no problems"))
     }
 
-    @Test func missingFilesAndMissingArgumentsExitTwo() throws {
-        let missing = try FlowRunProcess.run(["lint", "/nonexistent/flow.yaml"])
+    @Test func missingFilesAndMissingArgumentsExitTwo() async throws {
+        let missing = try await FlowRunProcess.run(["lint", "/nonexistent/flow.yaml"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("/nonexistent/flow.yaml: no such file or folder"))
-        let none = try FlowRunProcess.run(["lint"])
+        let none = try await FlowRunProcess.run(["lint"])
         #expect(none.status == 2)
         #expect(none.stderr.contains("Usage"))
     }
@@ -130,19 +130,19 @@ struct LintCommandTests {
         ("comments.yaml", "# nothing here\n"),
         ("binary.yaml", "\u{0}\u{1}\u{2}garbage\u{FFFF}"),
     ])
-    func malformedFilesExitOneWithALocatedError(name: String, contents: String) throws {
+    func malformedFilesExitOneWithALocatedError(name: String, contents: String) async throws {
         let folder = try TemporaryFolder()
         let path = try folder.write(name, contents)
-        let outcome = try FlowRunProcess.run(["lint", path])
+        let outcome = try await FlowRunProcess.run(["lint", path])
         #expect(outcome.status == 1, "\(outcome.stdout)\(outcome.stderr)")
         #expect(outcome.stdout.range(of: #"^\#(path):[0-9]+:[0-9]+: error: "#, options: .regularExpression) != nil,
                 "\(outcome.stdout)")
     }
 
-    @Test func explainPrintsEachStepsWorstCaseAfterTheFindings() throws {
+    @Test func explainPrintsEachStepsWorstCaseAfterTheFindings() async throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("flow.yaml", explained)
-        let outcome = try FlowRunProcess.run(["lint", "--strict", "--explain", path])
+        let outcome = try await FlowRunProcess.run(["lint", "--strict", "--explain", path])
         #expect(outcome.status == 0, "\(outcome.stdout)")
         // user: 1 + 3 + 2 attempts, each a request, a refresh (1 request) and a replay; 6 × 10s + 31s of delays
         // is cut to the 30s total. ping: 3 × 2s + 1s + 1s. renew: a POST, never retried.
@@ -158,18 +158,18 @@ struct LintCommandTests {
             """)
     }
 
-    @Test func explainSaysWhyAFileWithErrorsIsNotExplained() throws {
+    @Test func explainSaysWhyAFileWithErrorsIsNotExplained() async throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("bad.yaml", valid.replacingOccurrences(of: "GET", with: "GOT"))
-        let outcome = try FlowRunProcess.run(["lint", "--explain", path])
+        let outcome = try await FlowRunProcess.run(["lint", "--explain", path])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.contains("\n\(path): not explained: the file has errors\n"))
     }
 
-    @Test func explainAddsTheFiguresToJSON() throws {
+    @Test func explainAddsTheFiguresToJSON() async throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("flow.yaml", explained)
-        let outcome = try FlowRunProcess.run(["lint", "--explain", "--format", "json", path])
+        let outcome = try await FlowRunProcess.run(["lint", "--explain", "--format", "json", path])
         #expect(outcome.status == 0)
         let document = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         let file = (document?["files"] as? [[String: Any]])?.first

@@ -42,10 +42,10 @@ struct MockAndTestSchemaTests {
     @Test(
         .enabled(if: pythonValidatorAvailable, "needs python3 with jsonschema and ruamel.yaml"),
         arguments: [SchemaFormat.mock, .test])
-    func everyExampleValidatesAgainstItsSchema(_ format: SchemaFormat) throws {
+    func everyExampleValidatesAgainstItsSchema(_ format: SchemaFormat) async throws {
         let examples = try format.files(in: "workflows")
         #expect(examples.count >= (format == .mock ? 1 : 3))
-        let result = try format.validate(examples)
+        let result = try await format.validate(examples)
         #expect(result.status == 0, "\(result.lines.joined(separator: "\n"))")
         #expect(result.lines == examples.map { "OK \($0)" })
     }
@@ -88,8 +88,8 @@ struct MockAndTestSchemaTests {
     @Test(
         .enabled(if: pythonValidatorAvailable, "needs python3 with jsonschema and ruamel.yaml"),
         arguments: [SchemaFormat.mock, .test])
-    func theSchemaRejectsEveryInvalidFixture(_ format: SchemaFormat) throws {
-        try format.expectSchemaRejectsEveryInvalidFixture(minimum: 10)
+    func theSchemaRejectsEveryInvalidFixture(_ format: SchemaFormat) async throws {
+        try await format.expectSchemaRejectsEveryInvalidFixture(minimum: 10)
     }
 
     // MARK: The patterns
@@ -121,7 +121,7 @@ struct MockAndTestSchemaTests {
     ]
 
     @Test(.enabled(if: pythonValidatorAvailable, "needs python3 with jsonschema and ruamel.yaml"))
-    func theSchemasAcceptExactlyWhatTheDecodersAccept() throws {
+    func theSchemasAcceptExactlyWhatTheDecodersAccept() async throws {
         let folder = try TemporaryFolder()
         var checks: [(format: SchemaFormat, path: String, written: String, accepted: Bool)] = []
         for (index, (path, valid)) in Self.paths.enumerated() {
@@ -143,7 +143,7 @@ struct MockAndTestSchemaTests {
         }
         for format in [SchemaFormat.mock, .test] {
             let mine = checks.filter { $0.format == format }
-            let lines = try format.validate(mine.map(\.path)).lines
+            let lines = try await format.validate(mine.map(\.path)).lines
             for check in mine {
                 let accepted = lines.contains("OK \(check.path)")
                 #expect(accepted == check.accepted,
@@ -155,8 +155,8 @@ struct MockAndTestSchemaTests {
     // MARK: The command
 
     @Test(arguments: SchemaFormat.allCases)
-    func theSchemaCommandPrintsEachSchemaFile(_ format: SchemaFormat) throws {
-        let outcome = try FlowRunProcess.run(["schema", format.rawValue])
+    func theSchemaCommandPrintsEachSchemaFile(_ format: SchemaFormat) async throws {
+        let outcome = try await FlowRunProcess.run(["schema", format.rawValue])
         #expect(outcome.status == 0)
         #expect(outcome.stdout == (try String(contentsOfFile: format.schemaPath, encoding: .utf8)))
         let document = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
@@ -164,8 +164,8 @@ struct MockAndTestSchemaTests {
         #expect(document?["$id"] as? String == "https://flowrun.dev/schemas/\(format.rawValue).schema.json")
     }
 
-    @Test func theSchemaHelpTeachesTheEditorCommentOfEachFormat() throws {
-        let outcome = try FlowRunProcess.run(["schema", "--help"])
+    @Test func theSchemaHelpTeachesTheEditorCommentOfEachFormat() async throws {
+        let outcome = try await FlowRunProcess.run(["schema", "--help"])
         #expect(outcome.status == 0)
         for format in SchemaFormat.allCases {
             #expect(outcome.stdout.contains("# yaml-language-server: $schema=../schemas/\(format.rawValue).schema.json"))
@@ -173,8 +173,8 @@ struct MockAndTestSchemaTests {
         }
     }
 
-    @Test func anUnknownFormatIsAUsageError() throws {
-        let outcome = try FlowRunProcess.run(["schema", "stubs"])
+    @Test func anUnknownFormatIsAUsageError() async throws {
+        let outcome = try await FlowRunProcess.run(["schema", "stubs"])
         #expect(outcome.status == 2)
         #expect(outcome.stdout.isEmpty)
         #expect(outcome.stderr.contains("workflow"))

@@ -19,17 +19,19 @@ private let findings = """
 /// The official schema is not available offline, so the tests assert the properties the
 /// specification and GitHub code scanning require instead.
 struct SARIFLogTests {
-    private func lint(_ files: [String: String], arguments: [String]) throws -> (status: Int32, log: [String: Any]) {
+    private func lint(
+        _ files: [String: String], arguments: [String]
+    ) async throws -> (status: Int32, log: [String: Any]) {
         let folder = try TemporaryFolder()
         for (name, contents) in files { try folder.write(name, contents) }
-        let outcome = try FlowRunProcess.run(["lint", "--format", "sarif"] + arguments, in: folder.url)
+        let outcome = try await FlowRunProcess.run(["lint", "--format", "sarif"] + arguments, in: folder.url)
         let log = try #require(
             try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any], "\(outcome.stdout)")
         return (outcome.status, log)
     }
 
-    @Test func aLogHasTheRequiredTopLevelPropertiesAndOneRun() throws {
-        let (status, log) = try lint(["ok.yaml": WorkflowTexts.clean], arguments: ["ok.yaml"])
+    @Test func aLogHasTheRequiredTopLevelPropertiesAndOneRun() async throws {
+        let (status, log) = try await lint(["ok.yaml": WorkflowTexts.clean], arguments: ["ok.yaml"])
         #expect(status == 0)
         #expect(log["version"] as? String == "2.1.0")
         #expect(log["$schema"] as? String == "https://json.schemastore.org/sarif-2.1.0.json")
@@ -44,8 +46,8 @@ struct SARIFLogTests {
         #expect((runs[0]["results"] as? [Any])?.isEmpty == true)
     }
 
-    @Test func everyFindingIsAResultWithARuleLevelMessageAndLocation() throws {
-        let (status, log) = try lint(
+    @Test func everyFindingIsAResultWithARuleLevelMessageAndLocation() async throws {
+        let (status, log) = try await lint(
             ["flows/bad flow.yaml": findings, "ok.yaml": WorkflowTexts.clean],
             arguments: ["./flows/bad flow.yaml", "ok.yaml"])
         #expect(status == 1)
@@ -89,10 +91,10 @@ struct SARIFLogTests {
         #expect(warning["level"] as? String == "warning")
     }
 
-    @Test func anAbsolutePathIsAFileURI() throws {
+    @Test func anAbsolutePathIsAFileURI() async throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("bad.yaml", findings)
-        let outcome = try FlowRunProcess.run(["lint", "--format", "sarif", path])
+        let outcome = try await FlowRunProcess.run(["lint", "--format", "sarif", path])
         let log = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         let result = ((log?["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first
         let location = (result?["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]

@@ -54,10 +54,10 @@ enum SchemaFormat: String, CaseIterable, Sendable {
     @discardableResult
     func expectSchemaRejectsEveryInvalidFixture(
         minimum: Int, sourceLocation: Testing.SourceLocation = #_sourceLocation
-    ) throws -> [String] {
+    ) async throws -> [String] {
         let invalid = try files(in: invalidFixtures)
         #expect(invalid.count >= minimum, sourceLocation: sourceLocation)
-        let result = try validate(invalid)
+        let result = try await validate(invalid)
         #expect(result.status == 1, sourceLocation: sourceLocation)
         for path in invalid {
             #expect(result.lines.contains { $0.hasPrefix("INVALID \(path): ") }, "the schema accepts \(path)",
@@ -66,9 +66,18 @@ enum SchemaFormat: String, CaseIterable, Sendable {
         return invalid
     }
 
-    /// Runs the Python validator on `paths` against this format's schema.
+    /// Runs the Python validator on `paths` against this format's schema, on a thread of its own.
+    ///
+    /// Waiting for a process blocks a thread; doing so on the cooperative pool, which has as many
+    /// threads as the machine has cores, would hold up every other test (and their timings).
     /// - Returns: Its exit status and its output lines, `OK <path>` or `INVALID <path>: <why>`.
-    func validate(_ paths: [String]) throws -> (status: Int32, lines: [String]) {
+    func validate(_ paths: [String]) async throws -> (status: Int32, lines: [String]) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try validateBlocking(paths) }) }
+        }
+    }
+
+    private func validateBlocking(_ paths: [String]) throws -> (status: Int32, lines: [String]) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", validator, schemaPath] + paths
@@ -85,18 +94,18 @@ enum SchemaFormat: String, CaseIterable, Sendable {
 
 struct SchemaConformanceTests {
     @Test(.enabled(if: pythonValidatorAvailable, "needs python3 with jsonschema and ruamel.yaml"))
-    func everyExampleValidatesAgainstTheSchema() throws {
+    func everyExampleValidatesAgainstTheSchema() async throws {
         let examples = try SchemaFormat.workflow.files(in: "workflows")
         #expect(examples.count >= 3)
-        let result = try SchemaFormat.workflow.validate(examples)
+        let result = try await SchemaFormat.workflow.validate(examples)
         #expect(result.status == 0, "\(result.lines.joined(separator: "\n"))")
         #expect(result.lines.count == examples.count)
         #expect(result.lines.allSatisfy { $0.hasPrefix("OK ") })
     }
 
     @Test(.enabled(if: pythonValidatorAvailable, "needs python3 with jsonschema and ruamel.yaml"))
-    func lintAndTheSchemaRejectTheSameInvalidFiles() throws {
-        for path in try SchemaFormat.workflow.expectSchemaRejectsEveryInvalidFixture(minimum: 15) {
+    func lintAndTheSchemaRejectTheSameInvalidFiles() async throws {
+        for path in try await SchemaFormat.workflow.expectSchemaRejectsEveryInvalidFixture(minimum: 15) {
             let text = try String(contentsOfFile: path, encoding: .utf8)
             let expected = try #require(
                 text.split(separator: "\n").first?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces),
@@ -116,8 +125,8 @@ struct SchemaConformanceTests {
         }
     }
 
-    @Test func theSchemaCommandPrintsTheSchemaFile() throws {
-        let outcome = try FlowRunProcess.run(["schema"])
+    @Test func theSchemaCommandPrintsTheSchemaFile() async throws {
+        let outcome = try await FlowRunProcess.run(["schema"])
         #expect(outcome.status == 0)
         let file = try String(contentsOfFile: SchemaFormat.workflow.schemaPath, encoding: .utf8)
         #expect(outcome.stdout == file)
