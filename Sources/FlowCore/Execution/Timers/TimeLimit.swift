@@ -4,8 +4,9 @@ import Synchronization
 ///
 /// The operation runs in one child task, started on the caller's thread, and a
 /// timer from `timers` watches it: no task sleeps beside it. A limit of zero or
-/// less returns `onTimeout()` without starting the operation. The engine passes its clock, so on a virtual clock a
-/// time limit expires when the test's virtual time reaches it.
+/// less returns `onTimeout()` without starting the operation. The engine passes
+/// its clock, so on a virtual clock a time limit expires when the test's virtual
+/// time reaches it.
 ///
 /// When the limit passes, the operation's task is cancelled and awaited before
 /// this returns, so nothing it does outlives the call; its result is dropped.
