@@ -1,5 +1,4 @@
 public import FlowCore
-import Foundation
 
 /// A workflow test file together with the compiled workflow it tests: what ``WorkflowTestRunner`` runs.
 ///
@@ -48,7 +47,7 @@ public struct WorkflowTestSuite: Sendable {
     public static func load(path: String, compiler: WorkflowCompiler = WorkflowCompiler()) -> LoadResult {
         let limit = compiler.loaderLimits.maxFileSize
         let bytes: [UInt8]
-        switch read(path, limit: limit) {
+        switch FileReader.read(path, limit: limit) {
         case .success(let read): bytes = read
         case .failure(let error): return LoadResult(suite: nil, diagnostics: [Diagnostic(error)])
         }
@@ -57,7 +56,7 @@ public struct WorkflowTestSuite: Sendable {
         guard let file = checked.file else { return LoadResult(suite: nil, diagnostics: checked.diagnostics) }
         var diagnostics = checked.diagnostics
         let workflowBytes: [UInt8]
-        switch read(file.workflowPath, limit: limit) {
+        switch FileReader.read(file.workflowPath, limit: limit) {
         case .success(let read):
             workflowBytes = read
         case .failure(var error):
@@ -73,28 +72,5 @@ public struct WorkflowTestSuite: Sendable {
         diagnostics += file.lint(against: plan)
         let hasErrors = diagnostics.contains { $0.severity == .error }
         return LoadResult(suite: hasErrors ? nil : WorkflowTestSuite(file: file, plan: plan), diagnostics: diagnostics)
-    }
-
-    /// Reads a file of at most `limit` bytes.
-    private static func read(_ path: String, limit: Int) -> Result<[UInt8], FlowError> {
-        let location = SourceLocation(path: path, line: 1, column: 1)
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
-            return .failure(FlowError(.unreadableFile, "cannot read \(path): \(reason)", at: location))
-        }
-        defer { try? handle.close() }
-        do {
-            let data = try handle.read(upToCount: limit + 1) ?? Data()
-            guard data.count <= limit else {
-                return .failure(FlowError(
-                    .limitExceeded, "the file is larger than \(limit / 1024) KiB, the limit for a workflow file",
-                    at: location))
-            }
-            return .success([UInt8](data))
-        } catch {
-            return .failure(FlowError(
-                .unreadableFile, "cannot read \(path): \(error.localizedDescription)", at: location,
-                underlyingError: error))
-        }
     }
 }

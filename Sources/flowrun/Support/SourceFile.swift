@@ -1,5 +1,4 @@
 import FlowCore
-import Foundation
 
 /// A workflow file read from disk, with its lines for quoting in diagnostics.
 struct SourceFile: Sendable {
@@ -14,26 +13,7 @@ struct SourceFile: Sendable {
     ///   - limit: The largest size, in bytes, worth reading.
     /// - Returns: The file, or the error to report for it.
     static func read(_ path: String, limit: Int) -> Result<SourceFile, FlowError> {
-        let location = SourceLocation(path: path, line: 1, column: 1)
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
-            return .failure(FlowError(.unreadableFile, "cannot read \(path): \(reason)", at: location))
-        }
-        defer { try? handle.close() }
-        do {
-            // Read one byte past the limit: enough to know it is too large, never the whole of a huge file.
-            let data = try handle.read(upToCount: limit + 1) ?? Data()
-            if data.count > limit {
-                return .failure(FlowError(
-                    .limitExceeded, "the file is larger than \(limit / 1024) KiB, the limit for a workflow file",
-                    at: location))
-            }
-            return .success(SourceFile(path: path, bytes: [UInt8](data)))
-        } catch {
-            return .failure(FlowError(
-                .unreadableFile, "cannot read \(path): \(error.localizedDescription)", at: location,
-                underlyingError: error))
-        }
+        FileReader.read(path, limit: limit).map { SourceFile(path: path, bytes: $0) }
     }
 
     /// The text of the one-based `line`, without its line break, if the file has it.
