@@ -77,6 +77,12 @@ public struct WorkflowTestRunner: Sendable {
         await run([suite])[0]
     }
 
+    /// One case to run: its suite's and its own position.
+    private struct Job: Sendable {
+        var suite: Int
+        var `case`: Int
+    }
+
     /// Runs the cases of several suites, all sharing one bound on concurrency.
     /// - Parameters:
     ///   - suites: The suites.
@@ -86,30 +92,18 @@ public struct WorkflowTestRunner: Sendable {
         _ suites: [WorkflowTestSuite],
         including include: (WorkflowTestSuite, WorkflowTestCase) -> Bool = { _, _ in true }
     ) async -> [[WorkflowTestResult]] {
-        var jobs: [(suite: Int, case: Int)] = []
+        var jobs: [Job] = []
         for (suiteIndex, suite) in suites.enumerated() {
             for (caseIndex, testCase) in suite.file.cases.enumerated() where include(suite, testCase) {
-                jobs.append((suiteIndex, caseIndex))
+                jobs.append(Job(suite: suiteIndex, case: caseIndex))
             }
         }
-        var results = [WorkflowTestResult?](repeating: nil, count: jobs.count)
-        await withTaskGroup(of: (Int, WorkflowTestResult).self) { group in
-            var next = 0
-            func addTask() {
-                let index = next
-                let job = jobs[index]
-                next += 1
-                let suite = suites[job.suite]
-                group.addTask { (index, await run(suite.file.cases[job.case], of: suite)) }
-            }
-            while next < min(maxConcurrentCases, jobs.count) { addTask() }
-            for await (index, result) in group {
-                results[index] = result
-                if next < jobs.count { addTask() }
-            }
+        let results = await jobs.concurrentMap(maxConcurrency: maxConcurrentCases) { job in
+            let suite = suites[job.suite]
+            return await run(suite.file.cases[job.case], of: suite)
         }
         var grouped = [[WorkflowTestResult]](repeating: [], count: suites.count)
-        for (job, result) in zip(jobs, results) { grouped[job.suite].append(result!) }
+        for (job, result) in zip(jobs, results) { grouped[job.suite].append(result) }
         return grouped
     }
 

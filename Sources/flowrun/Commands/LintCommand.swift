@@ -84,39 +84,22 @@ struct LintCommand: AsyncParsableCommand {
     static func lint(_ files: [String], explain: Bool = false) async -> [DiagnosticPrinter.FileReport] {
         let compiler = WorkflowCompiler()
         let limit = compiler.loaderLimits.maxFileSize
-        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        var reports = [DiagnosticPrinter.FileReport?](repeating: nil, count: files.count)
-        await withTaskGroup(of: (Int, DiagnosticPrinter.FileReport).self) { group in
-            var next = 0
-            func addTask() {
-                let index = next
-                let path = files[index]
-                next += 1
-                group.addTask {
-                    switch SourceFile.read(path, limit: limit) {
-                    case .failure(let error):
-                        let source: SourceFile? = error.code == .limitExceeded ? SourceFile(path: path, bytes: []) : nil
-                        return (index, .init(source: source, path: path, diagnostics: [Diagnostic(error)]))
-                    case .success(let source):
-                        let result = compiler.check(bytes: source.bytes, path: path)
-                        var report = DiagnosticPrinter.FileReport(
-                            source: source, path: path, diagnostics: result.diagnostics)
-                        if explain, let plan = result.plan {
-                            report.analysis = PolicyAnalysis(plan: plan)
-                            report.hasGoto = plan.workflow.catchRules.contains {
-                                if case .goto = $0.action { true } else { false }
-                            }
-                        }
-                        return (index, report)
+        return await files.concurrentMap { path -> DiagnosticPrinter.FileReport in
+            switch SourceFile.read(path, limit: limit) {
+            case .failure(let error):
+                let source: SourceFile? = error.code == .limitExceeded ? SourceFile(path: path, bytes: []) : nil
+                return .init(source: source, path: path, diagnostics: [Diagnostic(error)])
+            case .success(let source):
+                let result = compiler.check(bytes: source.bytes, path: path)
+                var report = DiagnosticPrinter.FileReport(source: source, path: path, diagnostics: result.diagnostics)
+                if explain, let plan = result.plan {
+                    report.analysis = PolicyAnalysis(plan: plan)
+                    report.hasGoto = plan.workflow.catchRules.contains {
+                        if case .goto = $0.action { true } else { false }
                     }
                 }
-            }
-            while next < min(width, files.count) { addTask() }
-            for await (index, report) in group {
-                reports[index] = report
-                if next < files.count { addTask() }
+                return report
             }
         }
-        return reports.map { $0! }
     }
 }

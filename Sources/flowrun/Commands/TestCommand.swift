@@ -134,26 +134,10 @@ struct TestCommand: AsyncParsableCommand {
 
     /// Loads and checks `files` concurrently, at most one task per core, in the order of `files`.
     static func load(_ files: [String]) async -> [LoadedFile] {
-        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        var loaded = [LoadedFile?](repeating: nil, count: files.count)
-        await withTaskGroup(of: (Int, LoadedFile).self) { group in
-            var next = 0
-            func addTask() {
-                let index = next
-                let path = files[index]
-                next += 1
-                group.addTask {
-                    let result = WorkflowTestSuite.load(path: path)
-                    return (index, LoadedFile(path: path, suite: result.suite, diagnostics: result.diagnostics))
-                }
-            }
-            while next < min(width, files.count) { addTask() }
-            for await (index, file) in group {
-                loaded[index] = file
-                if next < files.count { addTask() }
-            }
+        await files.concurrentMap { path in
+            let result = WorkflowTestSuite.load(path: path)
+            return LoadedFile(path: path, suite: result.suite, diagnostics: result.diagnostics)
         }
-        return loaded.map { $0! }
     }
 }
 
