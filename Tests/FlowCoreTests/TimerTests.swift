@@ -39,8 +39,8 @@ import Testing
     @Test func aCancelledTimerNeverRunsAndReleasesItsAction() async throws {
         let firings = Firings()
         let thread = TimerThread()
-        let cancelled = thread.schedule(after: .milliseconds(30)) { firings.record("cancelled") }
-        let kept = thread.schedule(after: .milliseconds(60)) { firings.record("kept") }
+        let cancelled = thread.scheduleTimer(after: .milliseconds(30)) { firings.record("cancelled") }
+        let kept = thread.scheduleTimer(after: .milliseconds(60)) { firings.record("kept") }
         #expect(thread.pendingCount == 2)
         cancelled.cancel()
         cancelled.cancel()  // Harmless twice.
@@ -54,10 +54,10 @@ import Testing
     @Test func anEarlierTimerWakesTheThreadWaitingForALaterOne() async throws {
         let firings = Firings()
         let thread = TimerThread()
-        let late = thread.schedule(after: .seconds(30)) { firings.record("late") }
+        let late = thread.scheduleTimer(after: .seconds(30)) { firings.record("late") }
         try await Task.sleep(for: .milliseconds(20))  // The thread now waits for the 30-s timer.
         let start = ContinuousClock.now
-        let early = thread.schedule(after: .milliseconds(10)) { firings.record("early") }
+        let early = thread.scheduleTimer(after: .milliseconds(10)) { firings.record("early") }
         try await firings.wait(for: 1)
         late.cancel()
         #expect(firings.labels == ["early"])
@@ -69,11 +69,11 @@ import Testing
     @Test func thousandsOfCancelledTimersLeaveNothingPendingAndTheThreadIdle() async throws {
         let thread = TimerThread()
         for _ in 0..<10_000 {
-            thread.schedule(after: .seconds(60)) { Issue.record("a cancelled timer ran") }.cancel()
+            thread.scheduleTimer(after: .seconds(60)) { Issue.record("a cancelled timer ran") }.cancel()
         }
         #expect(thread.pendingCount == 0)
         // With only a far deadline pending, the thread sleeps rather than polls.
-        let farTimer = thread.schedule(after: .seconds(60)) {}
+        let farTimer = thread.scheduleTimer(after: .seconds(60)) {}
         try await Task.sleep(for: .milliseconds(50))
         let wakeUps = thread.wakeUps
         try await Task.sleep(for: .milliseconds(300))
@@ -131,8 +131,7 @@ import Testing
 
     @Test func aCancelledTimerWaitReturnsFalseAtOnceAndFreesItsTimer() async {
         let thread = TimerThread()
-        let timers = OwnThreadTimers(thread: thread)
-        let task = Task { await TimerWait.wait(for: .seconds(60), on: timers) }
+        let task = Task { await TimerWait.wait(for: .seconds(60), on: thread) }
         while thread.pendingCount == 0 { await Task.yield() }
         let start = ContinuousClock.now
         task.cancel()
@@ -157,14 +156,6 @@ import Testing
         try await firings.wait(for: 1)
         try await Task.sleep(for: .milliseconds(50))
         #expect(firings.labels == ["ran"])
-    }
-}
-
-/// Timers on a timer thread of the test's own.
-struct OwnThreadTimers: TimerScheduling {
-    let thread: TimerThread
-    func scheduleTimer(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
-        thread.schedule(after: delay, action)
     }
 }
 

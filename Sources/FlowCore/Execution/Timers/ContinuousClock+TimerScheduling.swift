@@ -3,7 +3,7 @@ extension ContinuousClock: TimerScheduling {
     ///
     /// One thread of the process serves every timer; see ``TimerScheduling``.
     public func scheduleTimer(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
-        TimerThread.shared.schedule(after: delay, action)
+        TimerThread.shared.scheduleTimer(after: delay, action)
     }
 }
 
@@ -12,6 +12,6 @@ extension SuspendingClock: TimerScheduling {
     ///
     /// The delay is measured like `ContinuousClock`'s, including time the machine is asleep.
     public func scheduleTimer(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
-        TimerThread.shared.schedule(after: delay, action)
+        TimerThread.shared.scheduleTimer(after: delay, action)
     }
 }

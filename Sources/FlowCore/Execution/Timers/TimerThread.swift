@@ -18,7 +18,7 @@ import Foundation
 ///
 /// The thread starts with the first timer and then stays, asleep while no timer
 /// is pending, like the singleton event loop of SwiftNIO.
-final class TimerThread: @unchecked Sendable {
+final class TimerThread: TimerScheduling, @unchecked Sendable {
     // @unchecked: every mutable field is guarded by `mutex`.
 
     /// The timer thread of the process.
@@ -67,7 +67,7 @@ final class TimerThread: @unchecked Sendable {
     }
 
     /// Runs `action` after `delay`, unless the returned timer is cancelled first.
-    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
+    func scheduleTimer(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
         let deadline = ContinuousClock.now.advanced(by: min(delay, Self.longestDelay))
         pthread_mutex_lock(mutex)
         nextID &+= 1
