@@ -3,9 +3,7 @@ import Tracing
 
 /// Runs one step: builds its request, sends it through its interceptors and dispatcher, applies its
 /// policy's timeouts and retries, checks and decodes the response, and binds outputs and vars.
-///
-/// A class, so the closures of a step's chain share one reference rather than copying every field.
-final class StepRunner: Sendable {
+struct StepRunner: Sendable {
     let plan: Plan
     let dispatchers: DispatcherRegistry
     let dispatcherOverride: String?
@@ -23,44 +21,6 @@ final class StepRunner: Sendable {
     let nestedReports: NestedStepReports
     let circuitBreakers: CircuitBreakers
     let tracer: RunTracer
-
-    init(
-        plan: Plan,
-        dispatchers: DispatcherRegistry,
-        dispatcherOverride: String?,
-        interceptorRegistry: InterceptorRegistry,
-        clock: EngineClock,
-        logger: Logger,
-        builder: RequestBuilder,
-        validator: JSONSchemaValidator,
-        redactor: SecretRedactor,
-        coordinator: RefreshCoordinator,
-        runStart: EngineClock.Instant,
-        unixTime: @escaping @Sendable () -> Int64,
-        jitter: @escaping @Sendable (Double) -> Double,
-        secretVariables: Set<String>,
-        nestedReports: NestedStepReports,
-        circuitBreakers: CircuitBreakers,
-        tracer: RunTracer
-    ) {
-        self.plan = plan
-        self.dispatchers = dispatchers
-        self.dispatcherOverride = dispatcherOverride
-        self.interceptorRegistry = interceptorRegistry
-        self.clock = clock
-        self.logger = logger
-        self.builder = builder
-        self.validator = validator
-        self.redactor = redactor
-        self.coordinator = coordinator
-        self.runStart = runStart
-        self.unixTime = unixTime
-        self.jitter = jitter
-        self.secretVariables = secretVariables
-        self.nestedReports = nestedReports
-        self.circuitBreakers = circuitBreakers
-        self.tracer = tracer
-    }
 
     /// Runs `planned` in `scope`, in a `flowrun.step` span.
     /// - Parameters:
