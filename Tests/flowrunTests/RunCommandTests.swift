@@ -254,33 +254,25 @@ struct RunCommandTests {
     }
 
     @Test func aMockFileWithAnErrorExitsTwoWithItsLocation() async throws {
-        let folder = try TemporaryFolder()
-        let stubs = try folder.write("bank.mock.yaml", """
+        let (outcome, stubs) = try await runBanking(onMock: """
             flowrun-mock: 1
             stubs:
               - name: user
                 mach: { method: GET, path: /user }
             """)
-        let outcome = try await FlowRunProcess.run(
-            ["run", "workflows/banking.yaml", "--mock", stubs, "--input", "token=t-12345"],
-            environment: ["BANK_URL": "https://bank.example"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("\(stubs):4:5: error: "), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("'match'"), "\(outcome.stderr)")
     }
 
     @Test func anUnmatchedMockRequestNamesTheClosestStub() async throws {
-        let folder = try TemporaryFolder()
-        let stubs = try folder.write("bank.mock.yaml", """
+        let (outcome, stubs) = try await runBanking(onMock: """
             flowrun-mock: 1
             stubs:
               - name: users
                 match: { method: GET, path: /users }
                 respond: { body: { userId: u-1, username: ada } }
             """)
-        let outcome = try await FlowRunProcess.run(
-            ["run", "workflows/banking.yaml", "--mock", stubs, "--input", "token=t-12345"],
-            environment: ["BANK_URL": "https://bank.example"])
         expectRunFailure(
             outcome, in: "user", attempt: 1,
             saying: "no mock stub matches GET /user; the closest is", "'users' (\(stubs):3:")
@@ -288,6 +280,17 @@ struct RunCommandTests {
 }
 
 // MARK: - Helpers
+
+/// Runs the banking example with `mockFile` (written to a temporary folder) as its `--mock`, and returns the
+/// outcome and the mock file's path.
+private func runBanking(onMock mockFile: String) async throws -> (outcome: FlowRunProcess.Outcome, stubs: String) {
+    let folder = try TemporaryFolder()
+    let stubs = try folder.write("bank.mock.yaml", mockFile)
+    let outcome = try await FlowRunProcess.run(
+        ["run", "workflows/banking.yaml", "--mock", stubs, "--input", "token=t-12345"],
+        environment: ["BANK_URL": "https://bank.example"])
+    return (outcome, stubs)
+}
 
 /// Expects `outcome` to be a run that failed at run time: exit status 1, and standard error naming `step`'s
 /// `attempt` and containing each of `fragments`.
