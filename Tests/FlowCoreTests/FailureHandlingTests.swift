@@ -185,7 +185,7 @@ struct FailureHandlingTests {
     }
 
     @Test func compensationsMayNotReadStepsThatRanLater() {
-        let result = WorkflowCompiler().check(yaml: apiServerByDefault + """
+        let errors = diagnostics(apiServerByDefault + """
             steps:
               - id: reserve
                 request: { method: POST, path: /reservations }
@@ -195,8 +195,7 @@ struct FailureHandlingTests {
               - id: charge
                 request: { method: POST, path: "/charges/{$steps.reserve.outputs.id}" }
                 outputs: { id: $response.body#/id }
-            """, path: "t.yaml")
-        let errors = result.diagnostics.filter { $0.severity == .error }
+            """).filter { $0.severity == .error }
         #expect(errors.count == 1)
         #expect(errors.first?.message.contains("reads step 'charge', which may not have run") == true)
         #expect(errors.first?.location?.line == 9)
@@ -352,13 +351,12 @@ struct FailureHandlingTests {
         ("$response.bdy == 1", "did you mean 'body'", 30),
     ])
     func malformedConditionsAreLocated(condition: String, message: String, column: Int) {
-        let result = WorkflowCompiler().check(yaml: apiServerByDefault + """
+        let error = diagnostics(apiServerByDefault + """
             steps:
               - { id: a, request: { method: GET, path: /a } }
             catch:
               - { when: { if: "\(condition)" }, end: {} }
-            """, path: "t.yaml")
-        let error = result.diagnostics.first { $0.severity == .error }
+            """).first { $0.severity == .error }
         #expect(error?.code == .invalidExpression)
         #expect(error?.message.contains(message) == true, "\(String(describing: error))")
         #expect(error?.location?.line == 7)

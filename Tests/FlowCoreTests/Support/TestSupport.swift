@@ -85,6 +85,11 @@ func plan(_ yaml: String) throws -> Plan {
     try WorkflowCompiler().compile(yaml: yaml, path: "test.yaml")
 }
 
+/// The diagnostics of checking `yaml` as `t.yaml`.
+func diagnostics(_ yaml: String) -> [Diagnostic] {
+    WorkflowCompiler().check(yaml: yaml, path: "t.yaml").diagnostics
+}
+
 /// An engine on `dispatcher`, registered as `http`.
 func engine(_ dispatcher: any Dispatcher) -> Engine<ContinuousClock> {
     Engine(dispatchers: DispatcherRegistry(["http": dispatcher]), logger: Logger(label: "test"))
