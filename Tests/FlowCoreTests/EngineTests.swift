@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import Synchronization
 import Testing
 @testable import FlowCore
@@ -55,8 +54,7 @@ struct EngineTests {
             default: json(404, #"{"code":"nope"}"#)
             }
         }
-        let report = await engine(dispatcher).run(
-            try plan(banking), inputs: ["token": "s3cret-token"], environment: environment)
+        let report = try await run(banking, on: dispatcher, inputs: ["token": "s3cret-token"], environment: environment)
         #expect(report.succeeded, "\(String(describing: report.error))")
         #expect(report.outputs == ["account": "a-9", "balance": 12.5])
         #expect(dispatcher.requests.map(\.url) == [
@@ -81,8 +79,7 @@ struct EngineTests {
                     ? json(200, #"{"accountId":"a1","balance":1}"#) : json(401, "{}")
             }
         }
-        let report = await engine(dispatcher).run(
-            try plan(banking), inputs: ["token": "stale-token"], environment: environment)
+        let report = try await run(banking, on: dispatcher, inputs: ["token": "stale-token"], environment: environment)
         #expect(report.succeeded, "\(String(describing: report.error))")
         #expect(dispatcher.requests.map(\.path) == ["/v1/user", "/v1/oauth/token", "/v1/user", "/v1/account/u1"])
         #expect(report.steps.map(\.id) == ["refresh-token", "user", "account"])
@@ -110,16 +107,14 @@ struct EngineTests {
             return request.path == "/v1/user"
                 ? json(200, #"{"userId":"u1"}"#) : json(200, #"{"accountId":"a1","balance":1}"#)
         }
-        let report = await engine(dispatcher).run(
-            try plan(workflow), inputs: ["token": "stale-token"], environment: environment)
+        let report = try await run(workflow, on: dispatcher, inputs: ["token": "stale-token"], environment: environment)
         #expect(report.succeeded, "\(String(describing: report.error))")
         #expect(refreshes.withLock { $0 } == 1)
     }
 
     @Test func errorStatusesDecodeTheDeclaredErrorType() async throws {
         let dispatcher = ScriptedDispatcher { _, _ in json(403, #"{"code":"forbidden","message":"no access"}"#) }
-        let report = await engine(dispatcher).run(
-            try plan(banking), inputs: ["token": "secret-token"], environment: environment)
+        let report = try await run(banking, on: dispatcher, inputs: ["token": "secret-token"], environment: environment)
         let error = try #require(report.error)
         #expect(error.code == .httpStatus)
         #expect(error.status == 403)
@@ -131,7 +126,7 @@ struct EngineTests {
 
     @Test func missingInputsAreRejectedBeforeAnyRequest() async throws {
         let dispatcher = ScriptedDispatcher { _, _ in json(200, "{}") }
-        let report = await engine(dispatcher).run(try plan(banking), inputs: ["tokn": "x"], environment: environment)
+        let report = try await run(banking, on: dispatcher, inputs: ["tokn": "x"], environment: environment)
         #expect(report.error?.code == .validation)
         #expect(report.error?.message == "unknown input 'tokn'; did you mean 'token'?; missing required input 'token'")
         #expect(dispatcher.requests.isEmpty)
@@ -139,7 +134,7 @@ struct EngineTests {
 
     @Test func anUnsetEnvironmentVariableNamesTheVariableAndStep() async throws {
         let dispatcher = ScriptedDispatcher { _, _ in json(200, "{}") }
-        let report = await engine(dispatcher).run(try plan(banking), inputs: ["token": "abcd1234"], environment: [:])
+        let report = try await run(banking, on: dispatcher, inputs: ["token": "abcd1234"])
         #expect(report.error?.code == .binding)
         #expect(report.error?.stepID == "user")
         #expect(report.error?.message.contains("environment variable BANK_URL is not set") == true)
@@ -148,8 +143,7 @@ struct EngineTests {
 
     @Test func aResponseThatDoesNotMatchItsTypeFailsValidation() async throws {
         let dispatcher = ScriptedDispatcher { _, _ in json(200, #"{"id":"no userId here"}"#) }
-        let report = await engine(dispatcher).run(
-            try plan(banking), inputs: ["token": "abcd1234"], environment: environment)
+        let report = try await run(banking, on: dispatcher, inputs: ["token": "abcd1234"], environment: environment)
         #expect(report.error?.code == .validation)
         #expect(report.error?.message.contains("userId") == true)
     }
@@ -158,8 +152,7 @@ struct EngineTests {
         let dispatcher = ScriptedDispatcher { _, _ in
             StepResponse(status: 200, headers: ["Content-Type": "text/html"], body: Array("<html>".utf8))
         }
-        let report = await engine(dispatcher).run(
-            try plan(banking), inputs: ["token": "abcd1234"], environment: environment)
+        let report = try await run(banking, on: dispatcher, inputs: ["token": "abcd1234"], environment: environment)
         #expect(report.error?.code == .decode)
         #expect(report.error?.responseExcerpt == "<html>")
     }
@@ -168,8 +161,8 @@ struct EngineTests {
         let dispatcher = ScriptedDispatcher { request, _ in
             json(500, #"{"message":"token \#(request.headers["Authorization"] ?? "") rejected"}"#)
         }
-        let report = await engine(dispatcher).run(
-            try plan(banking), inputs: ["token": "hunter2-secret"], environment: environment)
+        let report = try await run(
+            banking, on: dispatcher, inputs: ["token": "hunter2-secret"], environment: environment)
         let error = try #require(report.error)
         #expect(!error.message.contains("hunter2-secret"))
         #expect(error.message.contains("Bearer ***"))
@@ -177,9 +170,7 @@ struct EngineTests {
     }
 
     @Test func retriesFollowTheBackoffExactly() async throws {
-        let workflow = """
-            flowrun: 1
-            servers: { api: "https://api.test" }
+        let workflow = apiServer + """
             policies:
               standard:
                 retry:
@@ -197,8 +188,7 @@ struct EngineTests {
             """
         let dispatcher = ScriptedDispatcher { _, index in index < 3 ? json(503, "{}") : json(200, #"{"ok":true}"#) }
         let clock = ImmediateClock()
-        let engine = Engine(
-            dispatchers: DispatcherRegistry(["http": dispatcher]), clock: clock, logger: Logger(label: "test"))
+        let engine = Engine(http: dispatcher, clock: clock)
         let report = await engine.run(try plan(workflow), inputs: [:], environment: [:])
         #expect(report.succeeded)
         #expect(report.outputs == ["ok": true])
@@ -210,9 +200,7 @@ struct EngineTests {
     }
 
     @Test func postIsNotRetriedWithoutIdempotency() async throws {
-        let workflow = """
-            flowrun: 1
-            servers: { api: "https://api.test" }
+        let workflow = apiServer + """
             policies: { standard: { retry: [{ attempts: 3, delay: 10ms }] } }
             defaults: { server: api, policy: standard }
             steps:
@@ -220,8 +208,7 @@ struct EngineTests {
                 request: { method: POST, path: /payments, body: { amount: 5 } }
             """
         let dispatcher = ScriptedDispatcher { _, _ in json(503, "{}") }
-        let engine = Engine(
-            dispatchers: DispatcherRegistry(["http": dispatcher]), clock: ImmediateClock(), logger: Logger(label: "t"))
+        let engine = Engine(http: dispatcher, clock: ImmediateClock())
         let report = await engine.run(try plan(workflow), inputs: [:], environment: [:])
         #expect(report.error?.code == .httpStatus)
         #expect(dispatcher.requests.count == 1)
@@ -232,10 +219,7 @@ struct EngineTests {
     }
 
     @Test func aCatchFallbackLetsTheRunContinue() async throws {
-        let workflow = """
-            flowrun: 1
-            servers: { api: "https://api.test" }
-            defaults: { server: api }
+        let workflow = apiServerByDefault + """
             steps:
               - id: list
                 request: { method: GET, path: /transactions }
@@ -245,37 +229,27 @@ struct EngineTests {
                 fallback: { items: [] }
             outputs: { items: $steps.list.outputs.items }
             """
-        let report = await engine(ScriptedDispatcher { _, _ in json(404, "{}") })
-            .run(try plan(workflow), inputs: [:], environment: [:])
+        let report = try await run(workflow, on: ScriptedDispatcher { _, _ in json(404, "{}") })
         #expect(report.succeeded)
         #expect(report.outputs == ["items": .array([])])
         #expect(report.steps[0].status == .recovered)
     }
 
     @Test func anAttemptTimeoutStopsASlowDispatcher() async throws {
-        let workflow = """
-            flowrun: 1
-            servers: { api: "https://api.test" }
+        let workflow = apiServer + """
             policies: { quick: { timeout: { attempt: 50ms } } }
             defaults: { server: api, policy: quick }
             steps:
               - id: slow
                 request: { method: GET, path: /slow }
             """
-        let dispatcher = ScriptedDispatcher { _, _ in
-            try await Task.sleep(for: .seconds(30))
-            return json(200, "{}")
-        }
-        let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
+        let report = try await run(workflow, on: ScriptedDispatcher.hanging())
         #expect(report.error?.code == .attemptTimeout)
         #expect(report.error?.stepID == "slow")
     }
 
     @Test func requestBodiesAreCheckedAgainstTheirTypeBeforeSending() async throws {
-        let workflow = """
-            flowrun: 1
-            servers: { api: "https://api.test" }
-            defaults: { server: api }
+        let workflow = apiServerByDefault + """
             types:
               NewUser: { type: object, required: [name, email], properties: { name: { type: string }, email: { type: string } } }
             steps:
@@ -283,34 +257,27 @@ struct EngineTests {
                 request: { method: POST, path: /users, body: { name: Ada }, bodyType: NewUser }
             """
         let dispatcher = ScriptedDispatcher { _, _ in json(201, "{}") }
-        let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
+        let report = try await run(workflow, on: dispatcher)
         #expect(report.error?.code == .validation)
         #expect(report.error?.message.contains("email") == true)
         #expect(dispatcher.requests.isEmpty)
     }
 
     @Test func aMissingFieldThatAnOutputReadsIsABindingError() async throws {
-        let workflow = """
-            flowrun: 1
-            servers: { api: "https://api.test" }
-            defaults: { server: api }
+        let workflow = apiServerByDefault + """
             steps:
               - id: user
                 request: { method: GET, path: /user }
                 outputs: { id: $response.body#/id }
             """
-        let report = await engine(ScriptedDispatcher { _, _ in json(200, #"{"name":"x"}"#) })
-            .run(try plan(workflow), inputs: [:], environment: [:])
+        let report = try await run(workflow, on: ScriptedDispatcher { _, _ in json(200, #"{"name":"x"}"#) })
         #expect(report.error?.code == .binding)
         #expect(report.error?.stepID == "user")
         #expect(report.error?.attempt == 1)
     }
 
     @Test func independentStepsRunConcurrently() async throws {
-        let workflow = """
-            flowrun: 1
-            servers: { api: "https://api.test" }
-            defaults: { server: api }
+        let workflow = apiServerByDefault + """
             steps:
               - { id: a, request: { method: GET, path: /a } }
               - { id: b, request: { method: GET, path: /b } }
@@ -323,7 +290,7 @@ struct EngineTests {
             inFlight.withLock { $0.now -= 1 }
             return json(200, "{}")
         }
-        let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
+        let report = try await run(workflow, on: dispatcher)
         #expect(report.succeeded)
         #expect(inFlight.withLock { $0.peak } == 3)
     }

@@ -1,29 +1,12 @@
 import Foundation
-import Logging
 import Synchronization
 import Testing
 @testable import FlowCore
 import FlowTesting
 
-/// An engine on `dispatcher` (as `http`) with the immediate clock, so delays cost nothing.
-private func immediateEngine(_ dispatcher: any Dispatcher, clock: ImmediateClock) -> Engine<ImmediateClock> {
-    Engine(dispatchers: DispatcherRegistry(["http": dispatcher]), clock: clock, logger: Logger(label: "test"))
-}
-
-private let serverOnly = """
-    flowrun: 1
-    servers: { api: "https://api.test" }
-
-    """
-
-private let server = serverOnly + """
-    defaults: { server: api }
-
-    """
-
 struct FailureHandlingTests {
     @Test func stepOnErrorRulesComeBeforeTheWorkflowsCatch() async throws {
-        let workflow = server + """
+        let workflow = apiServerByDefault + """
             steps:
               - id: list
                 request: { method: GET, path: /list }
@@ -36,18 +19,16 @@ struct FailureHandlingTests {
                 fallback: { items: [central] }
             outputs: { items: $steps.list.outputs.items }
             """
-        let report = await engine(ScriptedDispatcher { _, _ in json(404, "{}") })
-            .run(try plan(workflow), inputs: [:], environment: [:])
+        let report = try await run(workflow, on: ScriptedDispatcher { _, _ in json(404, "{}") })
         #expect(report.outputs == ["items": ["local"]])
-        let central = await engine(ScriptedDispatcher { _, _ in json(500, "{}") })
-            .run(try plan(workflow), inputs: [:], environment: [:])
+        let central = try await run(workflow, on: ScriptedDispatcher { _, _ in json(500, "{}") })
         #expect(central.outputs == ["items": ["central"]])
     }
 
     @Test func aFallbackReadsTheFailedResponse() async throws {
         /// A step whose outputs, and the fallback for them, are `reads`.
         func workflow(_ reads: String) -> String {
-            server + """
+            apiServerByDefault + """
                 types:
                   ApiError: { type: object, properties: { code: { type: string } } }
                 steps:
@@ -60,18 +41,20 @@ struct FailureHandlingTests {
                     fallback: { \(reads) }
                 """
         }
-        let failed = await engine(ScriptedDispatcher { _, _ in json(500, #"{"code":"db_down"}"#) })
-            .run(try plan(workflow("code: $response.body#/code, status: $statusCode")), inputs: [:], environment: [:])
+        let failed = try await run(
+            workflow("code: $response.body#/code, status: $statusCode"),
+            on: ScriptedDispatcher { _, _ in json(500, #"{"code":"db_down"}"#) })
         #expect(failed.steps.first?.outputs == ["code": "db_down", "status": 500])
         // A body that is not JSON is a decode failure with a response: the fallback reads it as text.
-        let broken = await engine(ScriptedDispatcher { _, _ in json(200, #"{"code":"#) })
-            .run(try plan(workflow("raw: $response.body, status: $statusCode")), inputs: [:], environment: [:])
+        let broken = try await run(
+            workflow("raw: $response.body, status: $statusCode"),
+            on: ScriptedDispatcher { _, _ in json(200, #"{"code":"#) })
         #expect(broken.steps.first?.error?.code == .decode)
         #expect(broken.steps.first?.outputs == ["raw": #"{"code":"#, "status": 200])
     }
 
     @Test func gotoRerunsTheTargetAtMostMaxVisitsTimes() async throws {
-        let workflow = server + """
+        let workflow = apiServerByDefault + """
             steps:
               - id: token
                 request: { method: POST, path: /token }
@@ -86,14 +69,14 @@ struct FailureHandlingTests {
         let dispatcher = ScriptedDispatcher { request, index in
             request.path == "/token" ? json(200, #"{"t":"t\#(index)"}"#) : json(409, "{}")
         }
-        let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
+        let report = try await run(workflow, on: dispatcher)
         #expect(report.error?.code == .httpStatus)
         #expect(report.error?.message.contains("already ran it 2 times") == true)
         #expect(dispatcher.requests.map(\.path) == ["/token", "/use/t0", "/token", "/use/t2"])
     }
 
     @Test func aWorkflowDeadlineCancelsRunningSteps() async throws {
-        let workflow = server + """
+        let workflow = apiServerByDefault + """
             deadline: 100ms
             steps:
               - id: slow
@@ -102,11 +85,8 @@ struct FailureHandlingTests {
                 request: { method: GET, path: /after }
                 after: [slow]
             """
-        let dispatcher = ScriptedDispatcher { _, _ in
-            try await Task.sleep(for: .seconds(30))
-            return json(200, "{}")
-        }
-        let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
+        let dispatcher = ScriptedDispatcher.hanging()
+        let report = try await run(workflow, on: dispatcher)
         #expect(report.error?.code == .totalTimeout)
         #expect(report.error?.message == "the run did not finish within its deadline of 100ms")
         #expect(report.steps.map(\.id).sorted() == ["after", "slow"])
@@ -122,18 +102,14 @@ struct FailureHandlingTests {
     }
 
     @Test func theAttemptATotalTimeoutCutsShortReportsTheTimeout() async throws {
-        let workflow = serverOnly + """
+        let workflow = apiServer + """
             policies: { bounded: { timeout: { total: 100ms } } }
             defaults: { server: api, policy: bounded }
             steps:
               - id: slow
                 request: { method: GET, path: /slow }
             """
-        let dispatcher = ScriptedDispatcher { _, _ in
-            try await Task.sleep(for: .seconds(30))
-            return json(200, "{}")
-        }
-        let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
+        let report = try await run(workflow, on: ScriptedDispatcher.hanging())
         let attempt = try #require(report.steps.first?.attempts.last)
         #expect(attempt.error?.code == .totalTimeout)
         #expect(attempt.error?.message == "the step did not finish within its total timeout of 100ms")
@@ -141,7 +117,7 @@ struct FailureHandlingTests {
     }
 
     @Test func compensationsUndoSucceededStepsInReverseAndReportTheirOwnFailures() async throws {
-        let workflow = server + """
+        let workflow = apiServerByDefault + """
             steps:
               - id: reserve
                 request: { method: POST, path: /reservations }
@@ -167,8 +143,8 @@ struct FailureHandlingTests {
             default: json(503, "{}")
             }
         }
-        let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
-        #expect(dispatcher.requests.map { "\($0.method) \($0.path)" } == [
+        let report = try await run(workflow, on: dispatcher)
+        #expect(dispatcher.calls == [
             "POST /reservations", "POST /charges/r1", "POST /shipments/c1", "POST /refunds/c1",
             "DELETE /reservations/r1",
         ])
@@ -180,7 +156,7 @@ struct FailureHandlingTests {
     }
 
     @Test func aSiblingThatSucceedsAfterTheRunFailedIsReportedAndCompensated() async throws {
-        let workflow = server + """
+        let workflow = apiServerByDefault + """
             steps:
               - id: book
                 request: { method: POST, path: /bookings }
@@ -199,9 +175,9 @@ struct FailureHandlingTests {
             default: return json(204, "")
             }
         }
-        let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
+        let report = try await run(workflow, on: dispatcher)
         #expect(report.error?.stepID == "pay")
-        #expect(dispatcher.requests.map { "\($0.method) \($0.path)" }.sorted() == [
+        #expect(dispatcher.calls.sorted() == [
             "DELETE /bookings/b1", "POST /bookings", "POST /payments",
         ])
         #expect(report.steps.map(\.id) == ["pay", "book", "book/compensate"])
@@ -209,7 +185,7 @@ struct FailureHandlingTests {
     }
 
     @Test func compensationsMayNotReadStepsThatRanLater() {
-        let result = WorkflowCompiler().check(yaml: server + """
+        let errors = diagnostics(apiServerByDefault + """
             steps:
               - id: reserve
                 request: { method: POST, path: /reservations }
@@ -219,15 +195,14 @@ struct FailureHandlingTests {
               - id: charge
                 request: { method: POST, path: "/charges/{$steps.reserve.outputs.id}" }
                 outputs: { id: $response.body#/id }
-            """, path: "t.yaml")
-        let errors = result.diagnostics.filter { $0.severity == .error }
+            """).filter { $0.severity == .error }
         #expect(errors.count == 1)
         #expect(errors.first?.message.contains("reads step 'charge', which may not have run") == true)
         #expect(errors.first?.location?.line == 9)
     }
 
     @Test func theCircuitBreakerOpensFailsFastThenLetsOneProbeThrough() async throws {
-        let workflow = serverOnly + """
+        let workflow = apiServer + """
             policies:
               guarded:
                 circuitBreaker: { failureRatio: 0.5, minimumThroughput: 4, window: 10s, breakDuration: 5s }
@@ -239,7 +214,7 @@ struct FailureHandlingTests {
         let healthy = Mutex(false)
         let dispatcher = ScriptedDispatcher { _, _ in healthy.withLock { $0 } ? json(200, "{}") : json(503, "{}") }
         let clock = ImmediateClock()
-        let engine = immediateEngine(dispatcher, clock: clock)
+        let engine = Engine(http: dispatcher, clock: clock)
         let compiled = try plan(workflow)
         var codes: [FlowError.Code?] = []
         for _ in 0..<6 {
@@ -257,7 +232,7 @@ struct FailureHandlingTests {
     }
 
     @Test func aFailedProbeOpensTheBreakerAgain() async throws {
-        let workflow = serverOnly + """
+        let workflow = apiServer + """
             policies:
               guarded:
                 circuitBreaker: { failureRatio: 1, minimumThroughput: 1, window: 10s, breakDuration: 5s }
@@ -268,7 +243,7 @@ struct FailureHandlingTests {
             """
         let dispatcher = ScriptedDispatcher { _, _ in json(503, "{}") }
         let clock = ImmediateClock()
-        let engine = immediateEngine(dispatcher, clock: clock)
+        let engine = Engine(http: dispatcher, clock: clock)
         let compiled = try plan(workflow)
         #expect(await engine.run(compiled, inputs: [:], environment: [:]).error?.code == .httpStatus)
         #expect(await engine.run(compiled, inputs: [:], environment: [:]).error?.code == .circuitOpen)
@@ -279,7 +254,7 @@ struct FailureHandlingTests {
     }
 
     @Test func aRequestThatCannotBeBuiltIsNoCallForTheBreaker() async throws {
-        let head = serverOnly + """
+        let head = apiServer + """
             policies:
               guarded:
                 circuitBreaker: { failureRatio: 1, minimumThroughput: 2, window: 10s, breakDuration: 5s }
@@ -297,7 +272,7 @@ struct FailureHandlingTests {
                 request: { method: GET, path: "/items/{$env.MISSING}" }
             """)
         let dispatcher = ScriptedDispatcher { _, _ in json(503, "{}") }
-        let engine = immediateEngine(dispatcher, clock: ImmediateClock())
+        let engine = Engine(http: dispatcher, clock: ImmediateClock())
         #expect(await engine.run(call, inputs: [:], environment: [:]).error?.code == .httpStatus)
         #expect(await engine.run(unbuildable, inputs: [:], environment: [:]).error?.code == .binding)
         #expect(await engine.run(call, inputs: [:], environment: [:]).error?.code == .httpStatus)
@@ -308,7 +283,7 @@ struct FailureHandlingTests {
     }
 
     @Test func aGeneratedIdempotencyKeyIsTheSameOnEveryAttemptAndAllowsRetryingAPost() async throws {
-        let workflow = serverOnly + """
+        let workflow = apiServer + """
             policies: { standard: { retry: [{ attempts: 3, delay: 100ms }] } }
             defaults: { server: api, policy: standard }
             steps:
@@ -317,7 +292,7 @@ struct FailureHandlingTests {
                 request: { method: POST, path: /payments, body: { amount: 5 } }
             """
         let dispatcher = ScriptedDispatcher { _, index in index < 2 ? json(503, "{}") : json(201, "{}") }
-        let report = await immediateEngine(dispatcher, clock: ImmediateClock())
+        let report = await Engine(http: dispatcher, clock: ImmediateClock())
             .run(try plan(workflow), inputs: [:], environment: [:])
         #expect(report.succeeded)
         let keys = dispatcher.requests.map { $0.headers["Idempotency-Key"] }
@@ -327,7 +302,7 @@ struct FailureHandlingTests {
     }
 
     @Test func noRetryStartsThatWouldEndAfterTheTotalTimeout() async throws {
-        let workflow = serverOnly + """
+        let workflow = apiServer + """
             policies:
               standard:
                 timeout: { attempt: 1s, total: 2500ms }
@@ -339,7 +314,7 @@ struct FailureHandlingTests {
             """
         let clock = VirtualClock()
         let dispatcher = ScriptedDispatcher { _, _ in json(503, "{}") }
-        let engine = Engine(dispatchers: DispatcherRegistry(["http": dispatcher]), clock: clock, logger: Logger(label: "t"))
+        let engine = Engine(http: dispatcher, clock: clock)
         let compiled = try plan(workflow)
         let report = await clock.run { await engine.run(compiled, inputs: [:], environment: [:]) }
         #expect(report.error?.code == .httpStatus)
@@ -349,7 +324,7 @@ struct FailureHandlingTests {
     }
 
     @Test func catchRulesCanTestTheFailedResponse() async throws {
-        let workflow = server + """
+        let workflow = apiServerByDefault + """
             types:
               ApiError: { type: object, properties: { code: { type: string } } }
             steps:
@@ -362,11 +337,10 @@ struct FailureHandlingTests {
                 fallback: { status: declined }
             outputs: { status: $steps.charge.outputs.status }
             """
-        let declined = await engine(ScriptedDispatcher { _, _ in json(402, #"{"code":"card_declined"}"#) })
-            .run(try plan(workflow), inputs: [:], environment: [:])
+        let declined = try await run(
+            workflow, on: ScriptedDispatcher { _, _ in json(402, #"{"code":"card_declined"}"#) })
         #expect(declined.outputs == ["status": "declined"])
-        let other = await engine(ScriptedDispatcher { _, _ in json(402, #"{"code":"expired_card"}"#) })
-            .run(try plan(workflow), inputs: [:], environment: [:])
+        let other = try await run(workflow, on: ScriptedDispatcher { _, _ in json(402, #"{"code":"expired_card"}"#) })
         #expect(other.error?.status == 402)
     }
 
@@ -377,13 +351,12 @@ struct FailureHandlingTests {
         ("$response.bdy == 1", "did you mean 'body'", 30),
     ])
     func malformedConditionsAreLocated(condition: String, message: String, column: Int) {
-        let result = WorkflowCompiler().check(yaml: server + """
+        let error = diagnostics(apiServerByDefault + """
             steps:
               - { id: a, request: { method: GET, path: /a } }
             catch:
               - { when: { if: "\(condition)" }, end: {} }
-            """, path: "t.yaml")
-        let error = result.diagnostics.first { $0.severity == .error }
+            """).first { $0.severity == .error }
         #expect(error?.code == .invalidExpression)
         #expect(error?.message.contains(message) == true, "\(String(describing: error))")
         #expect(error?.location?.line == 7)
@@ -391,7 +364,7 @@ struct FailureHandlingTests {
     }
 
     @Test func aStepThatGotoRanTwiceIsCompensatedOncePerRunWithThatRunsOutputs() async throws {
-        let workflow = server + """
+        let workflow = apiServerByDefault + """
             steps:
               - id: hold
                 request: { method: POST, path: /holds }
@@ -410,10 +383,10 @@ struct FailureHandlingTests {
             default: json(409, "{}")
             }
         }
-        let report = await engine(dispatcher).run(try plan(workflow), inputs: [:], environment: [:])
+        let report = try await run(workflow, on: dispatcher)
         #expect(report.error?.status == 409)
         #expect(report.steps.first { $0.id == "use" && $0.status == .failed } != nil)
-        #expect(dispatcher.requests.map { "\($0.method) \($0.path)" } == [
+        #expect(dispatcher.calls == [
             "POST /holds", "POST /use/h0", "POST /holds", "POST /use/h2", "DELETE /holds/h2", "DELETE /holds/h0",
         ])
     }

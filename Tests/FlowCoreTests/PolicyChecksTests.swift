@@ -17,11 +17,6 @@ private let stepUsingP = """
         request: { method: GET, path: /a }
     """
 
-/// The diagnostics of `yaml`.
-private func diagnostics(_ yaml: String) -> [Diagnostic] {
-    WorkflowCompiler().check(yaml: yaml, path: "t.yaml").diagnostics
-}
-
 /// The only diagnostic of `yaml`, failing the test when there is not exactly one.
 private func only(_ yaml: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Diagnostic? {
     let found = diagnostics(yaml)

@@ -10,11 +10,6 @@ private let header = """
 
     """
 
-/// Compiles `yaml` and returns its diagnostics.
-private func diagnostics(_ yaml: String) -> [Diagnostic] {
-    WorkflowCompiler().check(yaml: yaml, path: "t.yaml").diagnostics
-}
-
 /// The single error of `yaml`, failing the test when there is not exactly one.
 private func onlyError(_ yaml: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Diagnostic? {
     let errors = diagnostics(yaml).filter { $0.severity == .error }

@@ -29,6 +29,18 @@ private func withEngine<Result>(
     }
 }
 
+/// Runs `plan` once on ``withEngine(_:_:)``, then hands back its report, the stopped server (its requests are
+/// still there to read) and how long the run took, from the engine's start to its report.
+private func run(
+    _ plan: Plan, answering script: FaultScript
+) async throws -> (report: RunReport, server: TestHTTPServer, elapsed: Duration) {
+    try await withEngine(script) { engine, server in
+        let started = ContinuousClock.now
+        let report = await engine.run(plan, against: server)
+        return (report, server, started.duration(to: .now))
+    }
+}
+
 /// Compiles `yaml`; warnings (a POST that will not be retried) are fine here.
 private func compile(_ yaml: String) throws -> Plan {
     try WorkflowCompiler().compile(yaml: header + yaml, path: "test.yaml")
@@ -49,7 +61,7 @@ extension TestHTTPServer {
     }
 
     /// `METHOD path` of every request, in the order received.
-    fileprivate var lines: [String] {
+    fileprivate var calls: [String] {
         requests.map { "\($0.method) \($0.path)" }
     }
 }
@@ -75,19 +87,17 @@ struct FailurePoliciesOverHTTPTests {
             outputs: { id: $steps.flaky.outputs.id }
             """)
         let script = FaultScript(["/flaky": [.fail(503), .fail(503), .fail(503), .ok(#"{"id":"i-1"}"#)]])
-        try await withEngine(script) { engine, server in
-            let report = await engine.run(plan, against: server)
-            #expect(report.succeeded, "\(String(describing: report.error))")
-            #expect(report.outputs == ["id": "i-1"])
-            let attempts = try #require(report.steps.first?.attempts)
-            #expect(attempts.map(\.status) == [503, 503, 503, 200])
-            #expect(attempts.map(\.retryDelay) == [.milliseconds(20), .milliseconds(40), .milliseconds(80), nil])
-            #expect(server.requests.count == 4)
-            let gaps = server.gaps
-            for (gap, delay) in zip(gaps, [20, 40, 80].map(Duration.milliseconds)) {
-                #expect(gap >= delay, "the server saw a retry \(gap) after the last request; the backoff is \(delay)")
-                #expect(gap < delay + .seconds(1))
-            }
+        let (report, server, _) = try await run(plan, answering: script)
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        #expect(report.outputs == ["id": "i-1"])
+        let attempts = try #require(report.steps.first?.attempts)
+        #expect(attempts.map(\.status) == [503, 503, 503, 200])
+        #expect(attempts.map(\.retryDelay) == [.milliseconds(20), .milliseconds(40), .milliseconds(80), nil])
+        #expect(server.requests.count == 4)
+        let gaps = server.gaps
+        for (gap, delay) in zip(gaps, [20, 40, 80].map(Duration.milliseconds)) {
+            #expect(gap >= delay, "the server saw a retry \(gap) after the last request; the backoff is \(delay)")
+            #expect(gap < delay + .seconds(1))
         }
     }
 
@@ -103,16 +113,14 @@ struct FailurePoliciesOverHTTPTests {
                 request: { method: GET, path: /limited }
             """)
         let script = FaultScript(["/limited": [.retryAfter(wait), .ok()]])
-        try await withEngine(script) { engine, server in
-            let report = await engine.run(plan, against: server)
-            #expect(report.succeeded, "\(String(describing: report.error))")
-            // The server asked for 10 s (or an hour): the engine waits the cap, longer than its own 10 ms backoff.
-            #expect(report.steps.first?.attempts.first?.retryDelay == .milliseconds(50))
-            let gap = try #require(server.gaps.first)
-            #expect(gap >= .milliseconds(50))
-            // Far below 10 s, with room for a loaded machine's first connection.
-            #expect(gap < .seconds(5), "the engine waited \(gap): the server's value, not the cap")
-        }
+        let (report, server, _) = try await run(plan, answering: script)
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        // The server asked for 10 s (or an hour): the engine waits the cap, longer than its own 10 ms backoff.
+        #expect(report.steps.first?.attempts.first?.retryDelay == .milliseconds(50))
+        let gap = try #require(server.gaps.first)
+        #expect(gap >= .milliseconds(50))
+        // Far below 10 s, with room for a loaded machine's first connection.
+        #expect(gap < .seconds(5), "the engine waited \(gap): the server's value, not the cap")
     }
 
     /// A late head or a body that stops midway: the engine cancels the attempt at its limit (and the dispatcher
@@ -132,20 +140,16 @@ struct FailurePoliciesOverHTTPTests {
             outputs: { id: $steps.slow.outputs.id }
             """)
         let script = FaultScript(["/slow": [fault, .ok(#"{"id":"i-2"}"#)]])
-        try await withEngine(script) { engine, server in
-            let started = ContinuousClock.now
-            let report = await engine.run(plan, against: server)
-            let elapsed = started.duration(to: .now)
-            #expect(report.succeeded, "\(String(describing: report.error))")
-            #expect(report.outputs == ["id": "i-2"])
-            let first = try #require(report.steps.first?.attempts.first)
-            #expect(first.error?.code == .attemptTimeout)
-            // The engine's timer and the dispatcher's deadline race; whichever wins, the message is the same.
-            #expect(first.error?.message == "no response within 100ms")
-            #expect(first.duration >= .milliseconds(100))
-            #expect(server.requests.count == 2)
-            #expect(elapsed < .seconds(5), "the run waited \(elapsed) for a response it should have given up on")
-        }
+        let (report, server, elapsed) = try await run(plan, answering: script)
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        #expect(report.outputs == ["id": "i-2"])
+        let first = try #require(report.steps.first?.attempts.first)
+        #expect(first.error?.code == .attemptTimeout)
+        // The engine's timer and the dispatcher's deadline race; whichever wins, the message is the same.
+        #expect(first.error?.message == "no response within 100ms")
+        #expect(first.duration >= .milliseconds(100))
+        #expect(server.requests.count == 2)
+        #expect(elapsed < .seconds(5), "the run waited \(elapsed) for a response it should have given up on")
     }
 
     @Test func theTotalTimeoutCutsTheStepShortAcrossRetriesAndCatchRulesSeeIt() async throws {
@@ -167,20 +171,16 @@ struct FailurePoliciesOverHTTPTests {
             outputs: { id: $steps.stuck.outputs.id }
             """)
         let script = FaultScript(["/stuck": [.fail(503), .slow(.seconds(10), then: .ok(#"{"id":"late"}"#))]])
-        try await withEngine(script) { engine, server in
-            let started = ContinuousClock.now
-            let report = await engine.run(plan, against: server)
-            let elapsed = started.duration(to: .now)
-            #expect(report.outputs == ["id": "gave-up"], "\(String(describing: report.error))")
-            let step = try #require(report.steps.first)
-            #expect(step.status == .recovered)
-            #expect(step.error?.code == .totalTimeout)
-            #expect(step.attempts.map { $0.error?.code } == [.httpStatus, .totalTimeout])
-            #expect(step.duration >= .seconds(2))
-            // The 503, then the request still unanswered when the total ran out; never a third.
-            #expect(server.requests.count == 2)
-            #expect(elapsed < .seconds(5))
-        }
+        let (report, server, elapsed) = try await run(plan, answering: script)
+        #expect(report.outputs == ["id": "gave-up"], "\(String(describing: report.error))")
+        let step = try #require(report.steps.first)
+        #expect(step.status == .recovered)
+        #expect(step.error?.code == .totalTimeout)
+        #expect(step.attempts.map { $0.error?.code } == [.httpStatus, .totalTimeout])
+        #expect(step.duration >= .seconds(2))
+        // The 503, then the request still unanswered when the total ran out; never a third.
+        #expect(server.requests.count == 2)
+        #expect(elapsed < .seconds(5))
     }
 
     @Test(arguments: [Fault.resetMidBody, .closeWithoutAnswer])
@@ -195,14 +195,12 @@ struct FailurePoliciesOverHTTPTests {
             outputs: { id: $steps.fetch.outputs.id }
             """)
         let script = FaultScript(["/fetch": [fault, .ok(#"{"id":"i-3"}"#)]])
-        try await withEngine(script) { engine, server in
-            let report = await engine.run(plan, against: server)
-            #expect(report.succeeded, "\(String(describing: report.error))")
-            #expect(report.outputs == ["id": "i-3"])
-            let attempts = try #require(report.steps.first?.attempts)
-            #expect(attempts.map { $0.error?.code } == [.transport, nil])
-            #expect(server.requests.count == 2)
-        }
+        let (report, server, _) = try await run(plan, answering: script)
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        #expect(report.outputs == ["id": "i-3"])
+        let attempts = try #require(report.steps.first?.attempts)
+        #expect(attempts.map { $0.error?.code } == [.transport, nil])
+        #expect(server.requests.count == 2)
     }
 
     @Test func aTruncatedJSONBodyIsADecodeFailureThatIsNotRetriedByDefault() async throws {
@@ -216,14 +214,12 @@ struct FailurePoliciesOverHTTPTests {
             outputs: { id: $steps.fetch.outputs.id }
             """)
         let script = FaultScript(["/fetch": [.truncatedJSON, .ok(#"{"id":"i-4"}"#)]])
-        try await withEngine(script) { engine, server in
-            let report = await engine.run(plan, against: server)
-            let error = try #require(report.error)
-            #expect(error.code == .decode)
-            #expect(error.status == 200)
-            #expect(report.outputs.isEmpty)
-            #expect(server.requests.count == 1)
-        }
+        let (report, server, _) = try await run(plan, answering: script)
+        let error = try #require(report.error)
+        #expect(error.code == .decode)
+        #expect(error.status == 200)
+        #expect(report.outputs.isEmpty)
+        #expect(server.requests.count == 1)
     }
 
     @Test func aRuleThatNamesDecodeRetriesATruncatedBody() async throws {
@@ -237,11 +233,9 @@ struct FailurePoliciesOverHTTPTests {
             outputs: { id: $steps.fetch.outputs.id }
             """)
         let script = FaultScript(["/fetch": [.truncatedJSON, .ok(#"{"id":"i-5"}"#)]])
-        try await withEngine(script) { engine, server in
-            let report = await engine.run(plan, against: server)
-            #expect(report.outputs == ["id": "i-5"], "\(String(describing: report.error))")
-            #expect(server.requests.count == 2)
-        }
+        let (report, server, _) = try await run(plan, answering: script)
+        #expect(report.outputs == ["id": "i-5"], "\(String(describing: report.error))")
+        #expect(server.requests.count == 2)
     }
 
     @Test func aServerErrorBodyIsDecodedAsItsTypeAndACatchFallbackReadsIt() async throws {
@@ -264,17 +258,15 @@ struct FailurePoliciesOverHTTPTests {
         let script = FaultScript([
             "/item": [.fail(500, body: #"{"code":"db_down","message":"database unavailable"}"#)],
         ])
-        try await withEngine(script) { engine, server in
-            let report = await engine.run(plan, against: server)
-            #expect(report.succeeded, "\(String(describing: report.error))")
-            #expect(report.outputs == ["id": "db_down"])
-            let step = try #require(report.steps.first)
-            #expect(step.status == .recovered)
-            #expect(step.error?.code == .httpStatus)
-            #expect(step.error?.message == "status 500 (ApiError): database unavailable")
-            #expect(step.attempts.count == 2)  // 500 is retried by default, then the catch rule takes over.
-            #expect(server.requests.count == 2)
-        }
+        let (report, server, _) = try await run(plan, answering: script)
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        #expect(report.outputs == ["id": "db_down"])
+        let step = try #require(report.steps.first)
+        #expect(step.status == .recovered)
+        #expect(step.error?.code == .httpStatus)
+        #expect(step.error?.message == "status 500 (ApiError): database unavailable")
+        #expect(step.attempts.count == 2)  // 500 is retried by default, then the catch rule takes over.
+        #expect(server.requests.count == 2)
     }
 
     @Test func aPostWithoutIdempotencyIsNotRetried() async throws {
@@ -286,12 +278,10 @@ struct FailurePoliciesOverHTTPTests {
                 request: { method: POST, path: /payments, body: { amount: 5 } }
             """)
         let script = FaultScript(["/payments": [.fail(503), .ok()]])
-        try await withEngine(script) { engine, server in
-            let report = await engine.run(plan, against: server)
-            #expect(report.error?.code == .httpStatus)
-            #expect(report.error?.status == 503)
-            #expect(server.requests.count == 1)
-        }
+        let (report, server, _) = try await run(plan, answering: script)
+        #expect(report.error?.code == .httpStatus)
+        #expect(report.error?.status == 503)
+        #expect(server.requests.count == 1)
     }
 
     @Test func aPostWithAGeneratedIdempotencyKeyIsRetriedWithTheSameKey() async throws {
@@ -306,15 +296,13 @@ struct FailurePoliciesOverHTTPTests {
             outputs: { id: $steps.pay.outputs.id }
             """)
         let script = FaultScript(["/payments": [.fail(503), .closeWithoutAnswer, .ok(#"{"id":"p-1"}"#)]])
-        try await withEngine(script) { engine, server in
-            let report = await engine.run(plan, against: server)
-            #expect(report.outputs == ["id": "p-1"], "\(String(describing: report.error))")
-            let keys = server.requests.map { $0.values("Idempotency-Key") }
-            #expect(keys.count == 3)
-            #expect(keys.allSatisfy { $0.count == 1 })
-            #expect(Set(keys.flatMap { $0 }).count == 1)
-            #expect(keys.first?.first?.count == 36)
-        }
+        let (report, server, _) = try await run(plan, answering: script)
+        #expect(report.outputs == ["id": "p-1"], "\(String(describing: report.error))")
+        let keys = server.requests.map { $0.values("Idempotency-Key") }
+        #expect(keys.count == 3)
+        #expect(keys.allSatisfy { $0.count == 1 })
+        #expect(Set(keys.flatMap { $0 }).count == 1)
+        #expect(keys.first?.first?.count == 36)
     }
 
     @Test func theCircuitBreakerOpensAndTheServerStopsReceivingRequests() async throws {
@@ -370,20 +358,18 @@ struct FailurePoliciesOverHTTPTests {
             "/refunds/c1": [.ok()],
             "/reservations/r1": [.ok()],
         ])
-        try await withEngine(script) { engine, server in
-            let report = await engine.run(plan, against: server)
-            let error = try #require(report.error)
-            #expect(error.stepID == "ship")
-            #expect(error.status == 500)
-            #expect(report.outputs.isEmpty)
-            #expect(server.lines == [
-                "POST /reservations", "POST /charges", "POST /shipments/c1", "POST /refunds/c1",
-                "DELETE /reservations/r1",
-            ])
-            let times = server.requests.map(\.receivedAt)
-            #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
-            #expect(report.steps.map(\.id) == ["reserve", "charge", "ship", "refund", "reserve/compensate"])
-            #expect(report.steps.map(\.status) == [.succeeded, .succeeded, .failed, .succeeded, .succeeded])
-        }
+        let (report, server, _) = try await run(plan, answering: script)
+        let error = try #require(report.error)
+        #expect(error.stepID == "ship")
+        #expect(error.status == 500)
+        #expect(report.outputs.isEmpty)
+        #expect(server.calls == [
+            "POST /reservations", "POST /charges", "POST /shipments/c1", "POST /refunds/c1",
+            "DELETE /reservations/r1",
+        ])
+        let times = server.requests.map(\.receivedAt)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(report.steps.map(\.id) == ["reserve", "charge", "ship", "refund", "reserve/compensate"])
+        #expect(report.steps.map(\.status) == [.succeeded, .succeeded, .failed, .succeeded, .succeeded])
     }
 }

@@ -114,40 +114,34 @@ struct MockStubsTests {
                       containing: "expected 'stubs' to be a sequence of stubs, found a mapping")
     }
 
-    @Test func badValuesAreReportedAtTheValue() {
-        let prefix = "flowrun-mock: 1\nstubs:\n"
-        expectFailure(prefix + "  - respond: { status: 700 }\n", .invalidValue, line: 3, column: 24,
-                      containing: "'status' must be from 100 to 599, found 700")
-        expectFailure(prefix + "  - respond: { status: ok }\n", .typeMismatch, line: 3, column: 24,
-                      containing: "expected 'status' to be a status code such as 200, found the string 'ok'")
-        expectFailure(prefix + "  - respond: { delay: 5 parsecs }\n", .invalidValue, line: 3, column: 23,
-                      containing: "invalid duration '5 parsecs'")
-        expectFailure(prefix + "  - respond: { delay: 50 }\n", .typeMismatch, line: 3, column: 23,
-                      containing: "write a unit, such as 50ms or 2s")
-        expectFailure(prefix + "  - respond: []\n", .invalidValue, line: 3, column: 14,
-                      containing: "'respond' of stub #1 needs at least one response")
-        expectFailure(prefix + "  - respond: [ { status: 200 }, 404 ]\n", .typeMismatch, line: 3, column: 33,
-                      containing: "expected a response of stub #1 to be a mapping, found the integer 404")
-        expectFailure(prefix + "  - { match: { method: get }, respond: {} }\n", .invalidValue, line: 3, column: 24,
-                      containing: "unknown HTTP method 'get'; methods are upper-case: 'GET'")
-        expectFailure(prefix + "  - { match: { method: GETT }, respond: {} }\n", .invalidValue, line: 3, column: 24,
-                      containing: "unknown HTTP method 'GETT'; did you mean 'GET'?")
-        expectFailure(prefix + "  - { match: { path: user }, respond: {} }\n", .invalidValue, line: 3, column: 22,
-                      containing: "a stub path starts with '/'")
-        expectFailure(prefix + "  - { match: { path: '/a?b=1' }, respond: {} }\n", .invalidValue, line: 3, column: 22,
-                      containing: "list query parameters under 'query'")
-        expectFailure(prefix + "  - { match: { path: '/a/**/b' }, respond: {} }\n", .invalidValue, line: 3, column: 22,
-                      containing: "'**' matches the rest of a path")
-        expectFailure(prefix + "  - { match: { path: '/files/{name}.json' }, respond: {} }\n", .invalidValue,
-                      line: 3, column: 22, containing: "a path parameter fills a whole segment")
-        expectFailure(prefix + "  - { match: { query: { page: ~ } }, respond: {} }\n", .typeMismatch, line: 3,
-                      column: 31, containing: "expected the value of query parameter 'page' to be a string, found null")
-        expectFailure(prefix + "  - respond: { headers: { X-A: \"a\\nb\" } }\n", .invalidValue, line: 3, column: 32,
-                      containing: "header 'X-A' may not contain a line break")
-        expectFailure(prefix + "  - respond: { body: { x: .nan } }\n", .invalidValue, line: 3, column: 27,
-                      containing: "JSON has no NaN or infinity")
-        expectFailure(prefix + "  - { name: [a], respond: {} }\n", .typeMismatch, line: 3, column: 13,
-                      containing: "expected the name of stub #1 to be a string, found a sequence")
+    /// Each stub is the one item of `stubs:`, on line 3.
+    @Test(arguments: [
+        ("respond: { status: 700 }", FlowError.Code.invalidValue, 24, "'status' must be from 100 to 599, found 700"),
+        ("respond: { status: ok }", .typeMismatch, 24,
+         "expected 'status' to be a status code such as 200, found the string 'ok'"),
+        ("respond: { delay: 5 parsecs }", .invalidValue, 23, "invalid duration '5 parsecs'"),
+        ("respond: { delay: 50 }", .typeMismatch, 23, "write a unit, such as 50ms or 2s"),
+        ("respond: []", .invalidValue, 14, "'respond' of stub #1 needs at least one response"),
+        ("respond: [ { status: 200 }, 404 ]", .typeMismatch, 33,
+         "expected a response of stub #1 to be a mapping, found the integer 404"),
+        ("{ match: { method: get }, respond: {} }", .invalidValue, 24,
+         "unknown HTTP method 'get'; methods are upper-case: 'GET'"),
+        ("{ match: { method: GETT }, respond: {} }", .invalidValue, 24,
+         "unknown HTTP method 'GETT'; did you mean 'GET'?"),
+        ("{ match: { path: user }, respond: {} }", .invalidValue, 22, "a stub path starts with '/'"),
+        ("{ match: { path: '/a?b=1' }, respond: {} }", .invalidValue, 22, "list query parameters under 'query'"),
+        ("{ match: { path: '/a/**/b' }, respond: {} }", .invalidValue, 22, "'**' matches the rest of a path"),
+        ("{ match: { path: '/files/{name}.json' }, respond: {} }", .invalidValue, 22,
+         "a path parameter fills a whole segment"),
+        ("{ match: { query: { page: ~ } }, respond: {} }", .typeMismatch, 31,
+         "expected the value of query parameter 'page' to be a string, found null"),
+        ("respond: { headers: { X-A: \"a\\nb\" } }", .invalidValue, 32, "header 'X-A' may not contain a line break"),
+        ("respond: { body: { x: .nan } }", .invalidValue, 27, "JSON has no NaN or infinity"),
+        ("{ name: [a], respond: {} }", .typeMismatch, 13,
+         "expected the name of stub #1 to be a string, found a sequence"),
+    ])
+    func badValuesAreReportedAtTheValue(stub: String, code: FlowError.Code, column: Int, message: String) {
+        expectFailure("flowrun-mock: 1\nstubs:\n  - \(stub)\n", code, line: 3, column: column, containing: message)
     }
 
     @Test func stubNamesAreUnique() {

@@ -31,6 +31,11 @@ private let header = """
 
     """
 
+/// A test file with one case, `a`, whose next line (line 5, indented under the case) is `line`.
+private func oneCase(_ line: String) -> String {
+    header + "cases:\n  - name: a\n    \(line)\n"
+}
+
 struct WorkflowTestFileTests {
     // MARK: The model
 
@@ -147,30 +152,30 @@ struct WorkflowTestFileTests {
     }
 
     @Test func wrongTypesAreReported() {
-        expectProblem(header + "cases:\n  - name: a\n    inputs: 3\n", .typeMismatch, line: 5, column: 13,
+        expectProblem(oneCase("inputs: 3"), .typeMismatch, line: 5, column: 13,
                       containing: "expected 'inputs' of case 'a' to be a mapping, found the integer 3")
         expectProblem(header + "cases: { a: 1 }\n", .typeMismatch, line: 3, column: 8,
                       containing: "expected 'cases' to be a sequence")
-        expectProblem(header + "cases:\n  - name: a\n    expect: { attempts: { user: many } }\n", .typeMismatch,
+        expectProblem(oneCase("expect: { attempts: { user: many } }"), .typeMismatch,
                       line: 5, column: 33, containing: "expected the attempts of step 'user' to be a number")
-        expectProblem(header + "cases:\n  - name: a\n    expect: { calls: GET /user }\n", .typeMismatch,
+        expectProblem(oneCase("expect: { calls: GET /user }"), .typeMismatch,
                       line: 5, column: 22, containing: "expected 'calls' to be a sequence of calls")
-        expectProblem(header + "cases:\n  - name: a\n    expect: { outcome: 3 }\n", .typeMismatch,
+        expectProblem(oneCase("expect: { outcome: 3 }"), .typeMismatch,
                       line: 5, column: 24, containing: "expected 'outcome' to be success, failure")
-        expectProblem(header + "cases:\n  - name: a\n    runs: 0\n", .invalidValue, line: 5, column: 11,
+        expectProblem(oneCase("runs: 0"), .invalidValue, line: 5, column: 11,
                       containing: "a number of runs from 1 to 1000")
-        expectProblem(header + "cases:\n  - name: a\n    env: { A: [1] }\n", .typeMismatch, line: 5, column: 15,
+        expectProblem(oneCase("env: { A: [1] }"), .typeMismatch, line: 5, column: 15,
                       containing: "expected the value of 'A' to be a string")
     }
 
     @Test func invalidValuesAreReportedWithSuggestions() {
-        expectProblem(header + "cases:\n  - name: a\n    expect: { outcome: sucess }\n", .invalidValue,
+        expectProblem(oneCase("expect: { outcome: sucess }"), .invalidValue,
                       line: 5, column: 24, containing: "unknown outcome 'sucess'; did you mean 'success'?")
-        expectProblem(header + "cases:\n  - name: a\n    expect: { outcome: { failure: { kind: htp } } }\n",
+        expectProblem(oneCase("expect: { outcome: { failure: { kind: htp } } }"),
                       .invalidValue, line: 5, column: 43, containing: "unknown error kind 'htp'; did you mean 'http'?")
-        expectProblem(header + "cases:\n  - name: a\n    expect: { steps: { user: recoverd } }\n", .invalidValue,
+        expectProblem(oneCase("expect: { steps: { user: recoverd } }"), .invalidValue,
                       line: 5, column: 30, containing: "unknown step status 'recoverd'; did you mean 'recovered'?")
-        expectProblem(header + "cases:\n  - name: a\n    expect: { outcome: { failure: { status: 99 } } }\n",
+        expectProblem(oneCase("expect: { outcome: { failure: { status: 99 } } }"),
                       .invalidValue, line: 5, column: 45, containing: "from 100 to 599")
         expectProblem(header + "flowrun-test: 2\n", .duplicateKey, line: 3, column: 1, containing: "flowrun-test")
     }
@@ -181,13 +186,13 @@ struct WorkflowTestFileTests {
     }
 
     @Test func invalidDurationsAreReported() {
-        expectProblem(header + "cases:\n  - name: a\n    expect: { elapsed: 5 parsecs }\n", .invalidValue,
+        expectProblem(oneCase("expect: { elapsed: 5 parsecs }"), .invalidValue,
                       line: 5, column: 24, containing: "invalid duration '5 parsecs'")
-        expectProblem(header + "cases:\n  - name: a\n    expect: { elapsed: 1.5 }\n", .typeMismatch,
+        expectProblem(oneCase("expect: { elapsed: 1.5 }"), .typeMismatch,
                       line: 5, column: 24, containing: "expected 'elapsed' to be a duration such as 1.4s")
-        expectProblem(header + "cases:\n  - name: a\n    expect: { elapsed: { min: 3s, max: 2s } }\n",
+        expectProblem(oneCase("expect: { elapsed: { min: 3s, max: 2s } }"),
                       .invalidValue, line: 5, column: 31, containing: "'min' (3s) is longer than 'max' (2s)")
-        expectProblem(header + "cases:\n  - name: a\n    expect: { elapsed: {} }\n", .missingKey,
+        expectProblem(oneCase("expect: { elapsed: {} }"), .missingKey,
                       line: 5, column: 24, containing: "'elapsed' needs 'min', 'max' or both")
     }
 
@@ -218,20 +223,20 @@ struct WorkflowTestFileTests {
     }
 
     @Test func callsAreCheckedLikeStubs() {
-        expectProblem(header + "cases:\n  - name: a\n    expect: { calls: [get /user] }\n", .invalidValue,
+        expectProblem(oneCase("expect: { calls: [get /user] }"), .invalidValue,
                       line: 5, column: 23, containing: "unknown HTTP method 'get'; methods are upper-case: 'GET'")
-        expectProblem(header + "cases:\n  - name: a\n    expect: { calls: [GET] }\n", .invalidValue,
+        expectProblem(oneCase("expect: { calls: [GET] }"), .invalidValue,
                       line: 5, column: 23, containing: "expected a call such as 'GET /user'")
-        expectProblem(header + "cases:\n  - name: a\n    expect: { calls: [GET /a/x**] }\n", .invalidValue,
+        expectProblem(oneCase("expect: { calls: [GET /a/x**] }"), .invalidValue,
                       line: 5, column: 23, containing: "'**' matches the rest of a path")
-        expectProblem(header + "cases:\n  - name: a\n    expect: { calls: [{ method: GET }] }\n", .missingKey,
+        expectProblem(oneCase("expect: { calls: [{ method: GET }] }"), .missingKey,
                       line: 5, column: 23, containing: "call #1 of 'calls' is missing the required key 'path'")
-        expectProblem(header + "cases:\n  - name: a\n    expect: { calls: [{ method: GET, path: /a, bdy: {} }] }\n",
+        expectProblem(oneCase("expect: { calls: [{ method: GET, path: /a, bdy: {} }] }"),
                       .unknownKey, line: 5, column: 48, containing: "did you mean 'body'?")
     }
 
     @Test func outputsAndOutputsExactExcludeEachOther() {
-        expectProblem(header + "cases:\n  - name: a\n    expect: { outputs: { a: 1 }, outputs-exact: { a: 1 } }\n",
+        expectProblem(oneCase("expect: { outputs: { a: 1 }, outputs-exact: { a: 1 } }"),
                       .invalidValue, line: 5, column: 34, containing: "either 'outputs' (a subset) or 'outputs-exact'")
     }
 
@@ -241,7 +246,7 @@ struct WorkflowTestFileTests {
     }
 
     @Test func mockFilesAreLoadedAndTheirProblemsReported() {
-        expectProblem(header + "cases:\n  - name: a\n    mock: missing.mock.yaml\n", .unreadableFile,
+        expectProblem(oneCase("mock: missing.mock.yaml"), .unreadableFile,
                       line: 5, column: 11, containing: "cannot read dir/missing.mock.yaml")
         let result = check(header + "cases:\n  - name: a\n    mock: bad.mock.yaml\n  - name: b\n    mock: bad.mock.yaml\n",
                            mocks: ["dir/bad.mock.yaml": "flowrun-mock: 1\nstubs: [{ respond: { status: 7 } }]\n"])

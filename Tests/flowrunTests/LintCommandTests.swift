@@ -1,15 +1,6 @@
 import Foundation
 import Testing
 
-private let valid = """
-    flowrun: 1
-    servers: { api: "https://api.example.com" }
-    defaults: { server: api }
-    steps:
-      - id: ping
-        request: { method: GET, path: /ping }
-    """
-
 /// Two policies, a refresh interceptor and an on-demand POST refresh step, for `--explain`.
 private let explained = """
     flowrun: 1
@@ -51,7 +42,7 @@ private let explained = """
 struct LintCommandTests {
     @Test func cleanFileExitsZero() async throws {
         let folder = try TemporaryFolder()
-        let path = try folder.write("ok.yaml", valid)
+        let path = try folder.write("ok.yaml", WorkflowTexts.clean)
         let outcome = try await FlowRunProcess.run(["lint", path])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("1 file checked, no problems"))
@@ -59,7 +50,8 @@ struct LintCommandTests {
 
     @Test func errorsArePrintedCompilerStyleWithTheSourceLineAndACaret() async throws {
         let folder = try TemporaryFolder()
-        let path = try folder.write("bad.yaml", valid.replacingOccurrences(of: "/ping", with: "\"/p/{$inputs.id}\""))
+        let path = try folder.write(
+            "bad.yaml", WorkflowTexts.clean.replacingOccurrences(of: "/ping", with: "\"/p/{$inputs.id}\""))
         let outcome = try await FlowRunProcess.run(["lint", path])
         #expect(outcome.status == 1)
         let lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -71,7 +63,7 @@ struct LintCommandTests {
 
     @Test func warningsFailOnlyWithStrict() async throws {
         let folder = try TemporaryFolder()
-        let path = try folder.write("warn.yaml", valid + "\ntypes: { Unused: { type: string } }\n")
+        let path = try folder.write("warn.yaml", WorkflowTexts.clean + "\ntypes: { Unused: { type: string } }\n")
         #expect(try await FlowRunProcess.run(["lint", path]).status == 0)
         let strict = try await FlowRunProcess.run(["lint", "--strict", path])
         #expect(strict.status == 1)
@@ -80,7 +72,7 @@ struct LintCommandTests {
 
     @Test func githubFormatPrintsWorkflowCommands() async throws {
         let folder = try TemporaryFolder()
-        let path = try folder.write("bad.yaml", valid.replacingOccurrences(of: "GET", with: "GOT"))
+        let path = try folder.write("bad.yaml", WorkflowTexts.clean.replacingOccurrences(of: "GET", with: "GOT"))
         let outcome = try await FlowRunProcess.run(["lint", "--format", "github", path])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.hasPrefix("::error file=\(path),line=6,col=24,title=flowrun lint (invalid-value)::"))
@@ -88,7 +80,7 @@ struct LintCommandTests {
 
     @Test func jsonFormatIsParseableAndComplete() async throws {
         let folder = try TemporaryFolder()
-        try folder.write("a.yaml", valid)
+        try folder.write("a.yaml", WorkflowTexts.clean)
         try folder.write("b.yaml", "flowrun: 1\nsteps: 3\n")
         let outcome = try await FlowRunProcess.run(["lint", "--format", "json", folder.url.path])
         #expect(outcome.status == 1)
@@ -103,8 +95,8 @@ struct LintCommandTests {
 
     @Test func foldersAreSearchedSkippingTestAndMockFiles() async throws {
         let folder = try TemporaryFolder()
-        try folder.write("one.yaml", valid)
-        try folder.write("nested/two.yml", valid)
+        try folder.write("one.yaml", WorkflowTexts.clean)
+        try folder.write("nested/two.yml", WorkflowTexts.clean)
         try folder.write("one.test.yaml", "not: a workflow")
         try folder.write("one.mock.yaml", "not: a workflow")
         let outcome = try await FlowRunProcess.run(["lint", folder.url.path])
@@ -160,7 +152,7 @@ struct LintCommandTests {
 
     @Test func explainSaysWhyAFileWithErrorsIsNotExplained() async throws {
         let folder = try TemporaryFolder()
-        let path = try folder.write("bad.yaml", valid.replacingOccurrences(of: "GET", with: "GOT"))
+        let path = try folder.write("bad.yaml", WorkflowTexts.clean.replacingOccurrences(of: "GET", with: "GOT"))
         let outcome = try await FlowRunProcess.run(["lint", "--explain", path])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.contains("\n\(path): not explained: the file has errors\n"))

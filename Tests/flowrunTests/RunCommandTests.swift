@@ -188,9 +188,7 @@ struct RunCommandTests {
     @Test func anUnsetEnvironmentVariableIsNamedWithTheStep() async throws {
         let outcome = try await FlowRunProcess.run(
             ["run", "workflows/banking.yaml", "--input", "token=t-12345"], removing: ["BANK_URL"])
-        #expect(outcome.status == 1)
-        #expect(outcome.stderr.contains("step 'user', attempt 1"), "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("environment variable BANK_URL is not set"), "\(outcome.stderr)")
+        expectRunFailure(outcome, in: "user", attempt: 1, saying: "environment variable BANK_URL is not set")
     }
 
     @Test func aRefusedConnectionIsATransportErrorNamingHostAndPort() async throws {
@@ -198,10 +196,8 @@ struct RunCommandTests {
             let outcome = try await FlowRunProcess.run(
                 ["run", "workflows/banking.yaml", "--input", "token=t-12345"],
                 environment: ["BANK_URL": "http://127.0.0.1:\(port)"])
-            #expect(outcome.status == 1)
             // The policy retries transport errors: three attempts in all.
-            #expect(outcome.stderr.contains("step 'user', attempt 3"), "\(outcome.stderr)")
-            #expect(outcome.stderr.contains("connection refused by 127.0.0.1:\(port)"), "\(outcome.stderr)")
+            expectRunFailure(outcome, in: "user", attempt: 3, saying: "connection refused by 127.0.0.1:\(port)")
         }
     }
 
@@ -211,10 +207,9 @@ struct RunCommandTests {
             let outcome = try await FlowRunProcess.run(
                 ["run", "workflows/banking.yaml", "--input", "token=t-12345"],
                 environment: ["BANK_URL": server.baseURL])
-            #expect(outcome.status == 1)
-            #expect(outcome.stderr.contains("step 'user', attempt 1"), "\(outcome.stderr)")
-            #expect(outcome.stderr.contains("the response body is not valid JSON"), "\(outcome.stderr)")
-            #expect(outcome.stderr.contains("response: <html>maintenance</html>"), "\(outcome.stderr)")
+            expectRunFailure(
+                outcome, in: "user", attempt: 1,
+                saying: "the response body is not valid JSON", "response: <html>maintenance</html>")
         }
     }
 
@@ -236,9 +231,7 @@ struct RunCommandTests {
             """)
         try await withTestServer({ _ in FakeBank.json(#"{"name":"no id"}"#) }) { server in
             let outcome = try await FlowRunProcess.run(["run", workflow], environment: ["API_URL": server.baseURL])
-            #expect(outcome.status == 1)
-            #expect(outcome.stderr.contains("step 'item', attempt 1"), "\(outcome.stderr)")
-            #expect(outcome.stderr.contains("'$response.body#/id' reads nothing"), "\(outcome.stderr)")
+            expectRunFailure(outcome, in: "item", attempt: 1, saying: "'$response.body#/id' reads nothing")
         }
     }
 
@@ -261,41 +254,55 @@ struct RunCommandTests {
     }
 
     @Test func aMockFileWithAnErrorExitsTwoWithItsLocation() async throws {
-        let folder = try TemporaryFolder()
-        let stubs = try folder.write("bank.mock.yaml", """
+        let (outcome, stubs) = try await runBanking(onMock: """
             flowrun-mock: 1
             stubs:
               - name: user
                 mach: { method: GET, path: /user }
             """)
-        let outcome = try await FlowRunProcess.run(
-            ["run", "workflows/banking.yaml", "--mock", stubs, "--input", "token=t-12345"],
-            environment: ["BANK_URL": "https://bank.example"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("\(stubs):4:5: error: "), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("'match'"), "\(outcome.stderr)")
     }
 
     @Test func anUnmatchedMockRequestNamesTheClosestStub() async throws {
-        let folder = try TemporaryFolder()
-        let stubs = try folder.write("bank.mock.yaml", """
+        let (outcome, stubs) = try await runBanking(onMock: """
             flowrun-mock: 1
             stubs:
               - name: users
                 match: { method: GET, path: /users }
                 respond: { body: { userId: u-1, username: ada } }
             """)
-        let outcome = try await FlowRunProcess.run(
-            ["run", "workflows/banking.yaml", "--mock", stubs, "--input", "token=t-12345"],
-            environment: ["BANK_URL": "https://bank.example"])
-        #expect(outcome.status == 1)
-        #expect(outcome.stderr.contains("step 'user', attempt 1"), "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("no mock stub matches GET /user; the closest is"), "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("'users' (\(stubs):3:"), "\(outcome.stderr)")
+        expectRunFailure(
+            outcome, in: "user", attempt: 1,
+            saying: "no mock stub matches GET /user; the closest is", "'users' (\(stubs):3:")
     }
 }
 
 // MARK: - Helpers
+
+/// Runs the banking example with `mockFile` (written to a temporary folder) as its `--mock`, and returns the
+/// outcome and the mock file's path.
+private func runBanking(onMock mockFile: String) async throws -> (outcome: FlowRunProcess.Outcome, stubs: String) {
+    let folder = try TemporaryFolder()
+    let stubs = try folder.write("bank.mock.yaml", mockFile)
+    let outcome = try await FlowRunProcess.run(
+        ["run", "workflows/banking.yaml", "--mock", stubs, "--input", "token=t-12345"],
+        environment: ["BANK_URL": "https://bank.example"])
+    return (outcome, stubs)
+}
+
+/// Expects `outcome` to be a run that failed at run time: exit status 1, and standard error naming `step`'s
+/// `attempt` and containing each of `fragments`.
+private func expectRunFailure(
+    _ outcome: FlowRunProcess.Outcome, in step: String, attempt: Int, saying fragments: String...,
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+) {
+    #expect(outcome.status == 1, sourceLocation: sourceLocation)
+    for fragment in ["step '\(step)', attempt \(attempt)"] + fragments {
+        #expect(outcome.stderr.contains(fragment), "\(outcome.stderr)", sourceLocation: sourceLocation)
+    }
+}
 
 /// The README's first command, split into its environment assignments and the `flowrun` arguments.
 ///

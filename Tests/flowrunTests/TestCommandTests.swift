@@ -16,12 +16,19 @@ private let workflow = """
       name: $steps.user.outputs.name
     """
 
-private let tests = """
+/// The head of the test files here: the workflow, its server and a stub that answers `GET /user` with `ada`.
+/// The cases follow from line 6.
+private let testFileHead = """
     flowrun-test: 1
     workflow: wf.yaml
     env: { API_URL: https://api.test }
     stubs:
       - { match: { method: GET, path: /user }, respond: { body: { name: ada } } }
+
+    """
+
+/// Two passing cases.
+private let tests = testFileHead + """
     cases:
       - name: happy path
         expect: { outputs: { name: ada }, calls: [GET /user] }
@@ -31,12 +38,8 @@ private let tests = """
         expect: { attempts: { user: 2 }, elapsed: 1s }
     """
 
-private let failing = """
-    flowrun-test: 1
-    workflow: wf.yaml
-    env: { API_URL: https://api.test }
-    stubs:
-      - { match: { method: GET, path: /user }, respond: { body: { name: ada } } }
+/// A passing case and a failing one, whose name needs escaping in XML.
+private let failing = testFileHead + """
     cases:
       - name: passes
         expect: { outputs: { name: ada } }
