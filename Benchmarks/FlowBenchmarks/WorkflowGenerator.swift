@@ -16,8 +16,9 @@ struct WorkflowGenerator {
 
     init(seed: UInt64) { random = SeededRandom(state: seed) }
 
-    mutating func workflow(index: Int) -> String {
-        let stepCount = Int.random(in: 5...10, using: &random)
+    /// The workflow numbered `index`: a chain of `steps` calls, or of 5 to 10 when not given.
+    mutating func workflow(index: Int, steps: Int? = nil) -> String {
+        let stepCount = steps ?? Int.random(in: 5...10, using: &random)
         var text = """
             # yaml-language-server: $schema=../schemas/workflow.schema.json
             flowrun: 1

@@ -4,7 +4,7 @@ import Foundation
 ///
 ///     swift build -c release --scratch-path .build-release --product flowrun-benchmarks
 ///     swift build -c release --scratch-path .build-release --product flowrun
-///     .build-release/release/flowrun-benchmarks lint | engine | http
+///     .build-release/release/flowrun-benchmarks lint | engine | http | scale
 ///
 /// Each benchmark compares in one run and prints ratios, because the machines are shared and noisy.
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -32,6 +32,8 @@ do {
         benchmark.only = arguments.dropFirst().first { $0 == "overhead" || $0 == "memory" || $0 == "banking" }
         benchmark.profileEngine = arguments.contains("--profile-engine")
         try await benchmark.run()
+    case "scale":
+        try await ScaleBenchmark().run()
     case "http":
         var benchmark = HTTPBenchmark()
         if let runs = option("runs") { benchmark.runs = runs }
@@ -48,6 +50,7 @@ do {
                    flowrun-benchmarks engine --profile-engine [--runs N]
                    flowrun-benchmarks engine banking [--profile-engine] [--runs N] [--rounds N]
                    flowrun-benchmarks http [--runs N] [--concurrency N] [--rounds N]
+                   flowrun-benchmarks scale
                    flowrun-benchmarks http --profile-engine [--without-timeouts] | --profile-hand-written [--runs N] [--rounds N]
 
               lint     generate 1,000 workflows; time `flowrun lint` on all of them (process start included),
@@ -63,6 +66,8 @@ do {
                        AsyncHTTPClientDispatcher against a hand-written AsyncHTTPClient loop, one shared
                        client, against an in-process SwiftNIO server on 127.0.0.1; --profile-engine runs
                        only the engine side (with the banking policy's timeouts unless --without-timeouts)
+              scale    chains of 1,000, 4,000 and 16,000 steps: compile, graph and run time per step, and
+                       how it grows (≈1× when every stage is linear)
               test     500 generated test cases (5-step workflows with retries and a refresh) through
                        `flowrun test`
               soak     1,000 runs against seeded random faults over real sockets (--seed N)

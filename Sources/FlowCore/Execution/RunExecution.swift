@@ -13,12 +13,20 @@ struct RunExecution: Sendable {
     /// The run's span, when traced: a `catch` rule that handles a step adds an event to it.
     var runSpan: (any Span)?
     /// The reports of the steps, in the order they finished.
-    private(set) var reports: [StepReport] = [] {
-        didSet {
-            if let observer, reports.count > oldValue.count {
-                reports[oldValue.count...].forEach(observer.stepFinished)
-            }
-        }
+    ///
+    /// Only ``record(_:)`` adds to it, so the observer hears of each report once. (A `didSet` reading
+    /// `oldValue` would copy the whole array at every append: quadratic in the number of steps.)
+    private(set) var reports: [StepReport] = []
+
+    /// Adds finished steps' reports, in order, and tells the observer.
+    private mutating func record(contentsOf finished: [StepReport]) {
+        for report in finished { record(report) }
+    }
+
+    /// Adds a finished step's report and tells the observer.
+    private mutating func record(_ report: StepReport) {
+        reports.append(report)
+        observer?.stepFinished(report)
     }
 
     init(
@@ -113,14 +121,10 @@ struct RunExecution: Sendable {
 
     /// Runs the regular steps as their dependencies complete, at most `maxConcurrentSteps` at a time.
     private mutating func schedule(runner: StepRunner, scope: RunScope) async -> Outcome {
-        let regular = plan.steps.filter { !$0.step.onDemand }
-        var waiting = regular.map(\.id)
-        var running: Set<String> = []
+        var steps = StepSchedule(plan.steps.filter { !$0.step.onDemand }.map { ($0.id, $0.dependencies) })
         var visits: [String: Int] = [:]
+        var runningCount = 0
         let limit = engine.maxConcurrentSteps
-        // Looked up once: `plan.step(_:)` copies the whole planned step, and readiness is checked often.
-        let dependencies = Dictionary(
-            plan.steps.map { ($0.id, $0.dependencies) }, uniquingKeysWith: { first, _ in first })
 
         return await withTaskGroup(of: GroupEvent.self) { group in
             if let deadline = plan.workflow.deadline?.value {
@@ -129,31 +133,20 @@ struct RunExecution: Sendable {
                     await TimerWait.wait(for: deadline, on: timers) ? .deadlinePassed(deadline) : .deadlineCancelled
                 }
             }
-            func isReady(_ id: String) -> Bool {
-                dependencies[id]!.allSatisfy { completedOutputs[$0] != nil }
-            }
-            /// The one step that can start, when none is running and exactly one is ready. Without a deadline
-            /// to race, it runs in this task: nothing could run beside it (only its completion can make another
-            /// step ready), and a child task would cost a task and two thread hand-offs per step.
-            func soleReadyStep() -> Int? {
-                guard plan.workflow.deadline == nil, running.isEmpty,
-                    let first = waiting.firstIndex(where: isReady)
-                else { return nil }
-                return waiting[(first + 1)...].contains(where: isReady) ? nil : first
-            }
             while true {
                 let event: GroupEvent
-                if let index = soleReadyStep() {
-                    let id = waiting.remove(at: index)
+                // The one step that can start, when none is running and exactly one is ready. Without a deadline
+                // to race, it runs in this task: nothing could run beside it (only its completion can make another
+                // step ready), and a child task would cost a task and two thread hand-offs per step.
+                if plan.workflow.deadline == nil, runningCount == 0, steps.readyCount == 1, let id = steps.startNext() {
                     visits[id, default: 0] += 1
                     var stepScope = scope
                     stepScope.stepOutputs = completedOutputs
                     observer?.stepStarted(id)
                     event = .finished(await runner.run(plan.step(id)!, scope: stepScope))
                 } else {
-                    while running.count < limit, let index = waiting.firstIndex(where: isReady) {
-                        let id = waiting.remove(at: index)
-                        running.insert(id)
+                    while runningCount < limit, let id = steps.startNext() {
+                        runningCount += 1
                         visits[id, default: 0] += 1
                         var stepScope = scope
                         stepScope.stepOutputs = completedOutputs
@@ -161,9 +154,10 @@ struct RunExecution: Sendable {
                         observer?.stepStarted(id)
                         group.addTask { .finished(await runner.run(planned, scope: stepScope)) }
                     }
-                    if running.isEmpty { break }  // Nothing left but the deadline timer.
+                    if runningCount == 0 { break }  // Nothing left but the deadline timer.
                     guard let next = await group.next() else { break }
                     event = next
+                    if case .finished = next { runningCount -= 1 }
                 }
                 let result: StepResult
                 switch event {
@@ -171,34 +165,34 @@ struct RunExecution: Sendable {
                     result = finished
                 case .deadlinePassed(let deadline):
                     return await finish(
-                        group: &group, runner: runner, waiting: waiting,
+                        group: &group, runner: runner, waiting: steps.waitingIDs,
                         error: FlowError(
                             .totalTimeout, "the run did not finish within its deadline of \(deadline.workflowText)"),
                         cancelsRunningSteps: true)
                 case .deadlineCancelled:
                     continue
                 }
-                reports.append(contentsOf: runner.nestedReports.drain())
-                running.remove(result.report.id)
+                record(contentsOf: runner.nestedReports.drain())
                 var report = result.report
                 guard let error = result.error else {
                     completedOutputs[report.id] = result.outputs
+                    steps.finish(report.id)
                     recordSuccess(of: report.id)
-                    reports.append(report)
+                    record(report)
                     continue
                 }
                 if Task.isCancelled {
-                    reports.append(report)
+                    record(report)
                     return await finish(
-                        group: &group, runner: runner, waiting: waiting,
+                        group: &group, runner: runner, waiting: steps.waitingIDs,
                         error: FlowError(.cancelled, "the run was cancelled"))
                 }
                 var failureScope = scope
                 failureScope.stepOutputs = completedOutputs
                 failureScope.response = result.failedResponse
                 guard let rule = catchRule(for: report.id, error: error, in: failureScope) else {
-                    reports.append(report)
-                    return await finish(group: &group, runner: runner, waiting: waiting, error: error)
+                    record(report)
+                    return await finish(group: &group, runner: runner, waiting: steps.waitingIDs, error: error)
                 }
                 report.status = .recovered
                 runSpan?.addEvent(SpanEvent(
@@ -211,57 +205,60 @@ struct RunExecution: Sendable {
                 case .fallback(let bindings):
                     do throws(FlowError) {
                         completedOutputs[report.id] = try evaluate(bindings, in: failureScope)
+                        steps.finish(report.id)
                         report.outputs = completedOutputs[report.id]!
-                        reports.append(report)
+                        record(report)
                     } catch {
-                        reports.append(report)
-                        return await finish(group: &group, runner: runner, waiting: waiting, error: error)
+                        record(report)
+                        return await finish(group: &group, runner: runner, waiting: steps.waitingIDs, error: error)
                     }
                 case .end(let bindings):
-                    reports.append(report)
+                    record(report)
                     do throws(FlowError) {
                         let outputs = try evaluate(bindings, in: failureScope)
-                        var outcome = await finish(group: &group, runner: runner, waiting: waiting, error: nil)
+                        var outcome = await finish(group: &group, runner: runner, waiting: steps.waitingIDs, error: nil)
                         outcome.outputs = outputs
                         outcome.endedEarly = true
                         return outcome
                     } catch {
-                        return await finish(group: &group, runner: runner, waiting: waiting, error: error)
+                        return await finish(group: &group, runner: runner, waiting: steps.waitingIDs, error: error)
                     }
                 case .run(let target, let then):
                     if then == .fail { report.status = .failed }
-                    reports.append(report)
+                    record(report)
                     if let handler = plan.step(target.value) {
                         let handled = await runner.run(handler, scope: failureScope)
-                        reports.append(handled.report)
+                        record(handled.report)
                         if let handlerError = handled.error {
-                            return await finish(group: &group, runner: runner, waiting: waiting, error: handlerError)
+                            return await finish(
+                                group: &group, runner: runner, waiting: steps.waitingIDs, error: handlerError)
                         }
                     }
                     if then == .fail {
-                        return await finish(group: &group, runner: runner, waiting: waiting, error: error)
+                        return await finish(group: &group, runner: runner, waiting: steps.waitingIDs, error: error)
                     }
                     completedOutputs[report.id] = [:]
+                    steps.finish(report.id)
                 case .goto(let target):
                     let maxVisits = rule.maxVisits
                     if visits[target.value, default: 0] >= maxVisits {
                         report.status = .failed
-                        reports.append(report)
+                        record(report)
                         var limitError = error
                         limitError.message += " ('goto: \(target.value)' already ran it \(maxVisits) times)"
-                        return await finish(group: &group, runner: runner, waiting: waiting, error: limitError)
+                        return await finish(group: &group, runner: runner, waiting: steps.waitingIDs, error: limitError)
                     }
-                    reports.append(report)
+                    record(report)
                     // Continue at the target: it and everything downstream of it run again.
                     completedOutputs[report.id] = [:]
-                    for id in downstream(of: target.value) where !running.contains(id) {
-                        completedOutputs[id] = nil
-                        if !waiting.contains(id) { waiting.append(id) }
-                    }
+                    steps.finish(report.id)
+                    let reopened = steps.downstream(of: target.value).filter { !steps.isRunning($0) }
+                    for id in reopened { completedOutputs[id] = nil }
+                    steps.reopen(reopened)
                 }
             }
-            for id in waiting {
-                reports.append(StepReport(
+            for id in steps.waitingIDs {
+                record(StepReport(
                     id: id, status: .skipped, attempts: [], startedAfter: .zero, duration: .zero, outputs: [:]))
             }
             group.cancelAll()  // Stops the deadline timer.
@@ -280,8 +277,8 @@ struct RunExecution: Sendable {
             guard let compensation = plan.compensations[id] else { continue }
             scope.stepOutputs = outputs
             let result = await runner.run(compensation, scope: scope)
-            reports.append(contentsOf: runner.nestedReports.drain())
-            reports.append(result.report)
+            record(contentsOf: runner.nestedReports.drain())
+            record(result.report)
             if let error = result.error {
                 failures.append("compensation '\(compensation.id)' of step '\(id)' failed too: \(error.message)")
             }
@@ -310,7 +307,7 @@ struct RunExecution: Sendable {
         group.cancelAll()
         while let event = await group.next() {
             guard case .finished(let result) = event else { continue }
-            reports.append(contentsOf: runner.nestedReports.drain())
+            record(contentsOf: runner.nestedReports.drain())
             var report = result.report
             if cancelsRunningSteps, let error, report.error?.code == .cancelled {
                 report.error?.code = error.code
@@ -319,14 +316,14 @@ struct RunExecution: Sendable {
                     report.attempts[last].error = report.error
                 }
             }
-            reports.append(report)
+            record(report)
             if result.error == nil {
                 completedOutputs[result.report.id] = result.outputs
                 recordSuccess(of: result.report.id)
             }
         }
         for id in waiting {
-            reports.append(StepReport(
+            record(StepReport(
                 id: id, status: .skipped, attempts: [], startedAfter: .zero, duration: .zero, outputs: [:]))
         }
         return Outcome(error: error)
@@ -345,20 +342,6 @@ struct RunExecution: Sendable {
             guard let condition = when.condition else { return true }
             return condition.holds(for: try? scope.value(of: condition.expression))
         }
-    }
-
-    /// A step and every regular step that depends on it, directly or not.
-    private func downstream(of id: String) -> [String] {
-        var result = [id]
-        var index = 0
-        while index < result.count {
-            let current = result[index]
-            for step in plan.steps where !step.step.onDemand && step.dependencies.contains(current) {
-                if !result.contains(step.id) { result.append(step.id) }
-            }
-            index += 1
-        }
-        return result
     }
 
     private func evaluate(_ bindings: [Binding], in scope: RunScope) throws(FlowError) -> [String: JSONValue] {

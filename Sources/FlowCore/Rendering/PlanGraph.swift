@@ -195,6 +195,9 @@ extension PlanGraph {
         /// Node ids by step id.
         private var stepNodes: [String: String] = [:]
         private var usedIdentifiers: Set<String> = []
+        /// The kind of each node, by node id: edges look it up for every step, so a scan of ``nodes`` would
+        /// make drawing quadratic in the number of steps.
+        private var nodeKinds: [String: Node.Kind] = [:]
 
         init(plan: Plan) {
             self.plan = plan
@@ -204,7 +207,7 @@ extension PlanGraph {
             for planned in plan.steps {
                 let id = uniqueIdentifier(for: planned.id)
                 stepNodes[planned.id] = id
-                nodes.append(Node(
+                append(Node(
                     id: id, kind: planned.step.onDemand ? .onDemandStep : .step, title: planned.id,
                     details: Self.details(of: planned), stepID: planned.id))
             }
@@ -216,7 +219,7 @@ extension PlanGraph {
                 }
                 let id = uniqueIdentifier(for: undo.id)
                 compensationNodes[planned.id] = id
-                nodes.append(Node(
+                append(Node(
                     id: id, kind: .compensation, title: undo.id, details: Self.details(of: undo), stepID: undo.id))
             }
             let workflow = plan.workflow
@@ -339,16 +342,20 @@ extension PlanGraph {
             guard let from, let to else { return false }
             let conditional = kind == .refresh || kind == .catchRule || kind == .compensation
                 || [from, to].contains { id in
-                    nodes.first { $0.id == id }.map { [.onDemandStep, .anyStep, .compensation].contains($0.kind) }
-                        ?? false
+                    nodeKinds[id].map { [.onDemandStep, .anyStep, .compensation].contains($0) } ?? false
                 }
             edges.append(Edge(from: from, to: to, kind: kind, label: label, isConditional: conditional))
             return true
         }
 
+        private mutating func append(_ node: Node) {
+            nodes.append(node)
+            nodeKinds[node.id] = node.kind
+        }
+
         private mutating func addNode(kind: Node.Kind, identifier: String, title: String, details: [String]) -> String {
             let id = uniqueIdentifier(for: identifier)
-            nodes.append(Node(id: id, kind: kind, title: title, details: details))
+            append(Node(id: id, kind: kind, title: title, details: details))
             return id
         }
 

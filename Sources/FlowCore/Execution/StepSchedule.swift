@@ -1,0 +1,150 @@
+/// Which regular steps of a run are waiting, ready, running or done, kept so that every scheduling
+/// operation costs time in proportion to the steps it touches, not to the whole workflow.
+///
+/// A step is *ready* when every step it depends on is done. Ready steps start in plan order (the
+/// compiler's dependency-respecting order), lowest first, so a run's order of calls does not depend on
+/// the order in which concurrent steps happened to finish.
+///
+/// Each step keeps a count of its dependencies that are not done; finishing a step decrements the counts
+/// of its dependents only. A `goto` that sends the run back is rare and bounded by its visit limit, so
+/// ``reopen(_:)`` simply recounts.
+struct StepSchedule {
+    enum State: Equatable {
+        case waiting
+        case running
+        case done
+    }
+
+    /// The ids of the regular steps, in plan order; a step is known by its position here.
+    let ids: [String]
+    private let position: [String: Int]
+    /// For each step, the positions of the steps it depends on, each once. A dependency that is not a
+    /// regular step (and so is never done here) keeps the step waiting for good.
+    private let dependencies: [[Int?]]
+    /// For each step, the positions of the steps that depend on it.
+    private let dependents: [[Int]]
+    private(set) var states: [State]
+    /// How many of each step's dependencies are not done.
+    private var unmet: [Int]
+    /// The waiting steps whose dependencies are all done, as a binary min-heap of positions.
+    private var ready: [Int] = []
+
+    /// A schedule in which no step has started.
+    /// - Parameter steps: The regular steps in plan order, each with the ids of the steps it depends on.
+    init(_ steps: [(id: String, dependencies: [String])]) {
+        let ids = steps.map(\.id)
+        self.ids = ids
+        let position = Dictionary(ids.indices.map { (ids[$0], $0) }, uniquingKeysWith: { first, _ in first })
+        self.position = position
+        var dependencies: [[Int?]] = []
+        var dependents = [[Int]](repeating: [], count: ids.count)
+        dependencies.reserveCapacity(ids.count)
+        for (index, step) in steps.enumerated() {
+            var seen: Set<String> = []
+            let resolved = step.dependencies.filter { seen.insert($0).inserted }.map { position[$0] }
+            for case let dependency? in resolved { dependents[dependency].append(index) }
+            dependencies.append(resolved)
+        }
+        self.dependencies = dependencies
+        self.dependents = dependents
+        states = Array(repeating: .waiting, count: ids.count)
+        unmet = dependencies.map(\.count)
+        for index in ids.indices where unmet[index] == 0 { push(index) }
+    }
+
+    /// How many waiting steps could start now.
+    var readyCount: Int { ready.count }
+
+    /// The ids of the steps that have not started, in plan order.
+    var waitingIDs: [String] { ids.indices.filter { states[$0] == .waiting }.map { ids[$0] } }
+
+    /// Marks the first ready step (in plan order) as running.
+    /// - Returns: Its id, or `nil` when no step is ready.
+    mutating func startNext() -> String? {
+        guard let index = popFirst() else { return nil }
+        states[index] = .running
+        return ids[index]
+    }
+
+    /// Whether step `id` is running.
+    func isRunning(_ id: String) -> Bool {
+        position[id].map { states[$0] == .running } ?? false
+    }
+
+    /// Marks step `id` as done, which may make the steps that depend on it ready.
+    ///
+    /// Marking a step that is already done again changes nothing; an id that is not a regular step is ignored.
+    mutating func finish(_ id: String) {
+        guard let index = position[id], states[index] != .done else { return }
+        states[index] = .done
+        for dependent in dependents[index] {
+            unmet[dependent] -= 1
+            if unmet[dependent] == 0 && states[dependent] == .waiting { push(dependent) }
+        }
+    }
+
+    /// Returns steps to waiting (those not running), for a `goto` that runs them again, and recounts
+    /// what every waiting step still needs.
+    mutating func reopen(_ reopened: [String]) {
+        for id in reopened {
+            if let index = position[id], states[index] != .running { states[index] = .waiting }
+        }
+        ready.removeAll(keepingCapacity: true)
+        for index in ids.indices {
+            unmet[index] = dependencies[index].count { dependency in
+                guard let dependency else { return true }
+                return states[dependency] != .done
+            }
+            if states[index] == .waiting && unmet[index] == 0 { push(index) }
+        }
+    }
+
+    /// A step and every regular step that depends on it, directly or not, in the order they are reached.
+    func downstream(of id: String) -> [String] {
+        guard let start = position[id] else { return [id] }
+        var result = [start]
+        var seen: Set<Int> = [start]
+        var next = 0
+        while next < result.count {
+            for dependent in dependents[result[next]] where seen.insert(dependent).inserted {
+                result.append(dependent)
+            }
+            next += 1
+        }
+        return result.map { ids[$0] }
+    }
+
+    // MARK: The heap
+
+    private mutating func push(_ index: Int) {
+        ready.append(index)
+        var child = ready.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard ready[child] < ready[parent] else { break }
+            ready.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func popFirst() -> Int? {
+        guard !ready.isEmpty else { return nil }
+        let first = ready[0]
+        let last = ready.removeLast()
+        if !ready.isEmpty {
+            ready[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var smallest = parent
+                if left < ready.count && ready[left] < ready[smallest] { smallest = left }
+                if right < ready.count && ready[right] < ready[smallest] { smallest = right }
+                if smallest == parent { break }
+                ready.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
+        return first
+    }
+}
