@@ -83,6 +83,25 @@ struct EngineTests {
         #expect(report.succeeded, "\(String(describing: report.error))")
         #expect(dispatcher.requests.map(\.path) == ["/v1/user", "/v1/oauth/token", "/v1/user", "/v1/account/u1"])
         #expect(report.steps.map(\.id) == ["refresh-token", "user", "account"])
+        // The report shows the 401 that asked for the refresh, which step ran it, and for whom.
+        #expect(report.steps[0].refreshFor == "user")
+        let user = try #require(report.steps.first { $0.id == "user" })
+        #expect(user.attempts.count == 1)
+        #expect(user.attempts[0].status == 200)
+        #expect(user.attempts[0].refresh == RefreshExchange(status: 401, refreshStep: "refresh-token", ranRefresh: true))
+        #expect(report.steps.first { $0.id == "account" }?.attempts[0].refresh == nil)
+    }
+
+    @Test func aFailedRefreshStillReportsTheResponseThatAskedForIt() async throws {
+        let dispatcher = ScriptedDispatcher { request, _ in
+            request.path == "/v1/oauth/token" ? json(400, #"{"code":"invalid_grant"}"#) : json(401, "{}")
+        }
+        let report = try await run(banking, on: dispatcher, inputs: ["token": "stale-token"], environment: environment)
+        let error = try #require(report.error)
+        #expect(error.code == .interceptor)
+        let user = try #require(report.steps.first { $0.id == "user" })
+        #expect(user.attempts.last?.refresh == RefreshExchange(status: 401, refreshStep: "refresh-token", ranRefresh: true))
+        #expect(report.steps.first { $0.id == "refresh-token" }?.refreshFor == "user")
     }
 
     @Test func concurrentStepsThatHit401ShareOneRefresh() async throws {
@@ -110,6 +129,10 @@ struct EngineTests {
         let report = try await run(workflow, on: dispatcher, inputs: ["token": "stale-token"], environment: environment)
         #expect(report.succeeded, "\(String(describing: report.error))")
         #expect(refreshes.withLock { $0 } == 1)
+        // One request ran the refresh; every other one that got a 401 shared it.
+        let exchanges = report.steps.flatMap(\.attempts).compactMap(\.refresh)
+        #expect(exchanges.filter(\.ranRefresh).count == 1)
+        #expect(exchanges.allSatisfy { $0.status == 401 && $0.refreshStep == "refresh-token" })
     }
 
     @Test func errorStatusesDecodeTheDeclaredErrorType() async throws {

@@ -19,8 +19,15 @@ struct RunCommandTests {
         #expect((outputs["transactions"] as? [Any])?.count == 2)
         // The mock answers the first /user call with 401: the refresh step finishes before the replayed user step.
         let lines = outcome.stderr.split(separator: "\n").map(String.init)
-        let refresh = try #require(lines.firstIndex { $0.hasPrefix("✓ refresh-token  POST https://bank.example/oauth/token  200") }, "\(outcome.stderr)")
-        let user = try #require(lines.firstIndex { $0.hasPrefix("✓ user  GET https://bank.example/user  200") }, "\(outcome.stderr)")
+        // Both lines say so: the refresh step names the step it refreshed for, the user step shows its 401.
+        let refresh = try #require(
+            lines.firstIndex {
+                $0.hasPrefix("✓ refresh-token  POST https://bank.example/oauth/token  200")
+                    && $0.hasSuffix("(refresh for user)")
+            }, "\(outcome.stderr)")
+        let user = try #require(
+            lines.firstIndex { $0.hasPrefix("✓ user  GET https://bank.example/user  401 → refresh-token → 200") },
+            "\(outcome.stderr)")
         #expect(refresh < user)
     }
 

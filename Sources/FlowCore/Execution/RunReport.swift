@@ -60,6 +60,9 @@ public struct StepReport: Sendable {
     public var outputs: [String: JSONValue]
     /// The error, when the step failed or was recovered.
     public var error: FlowError?
+    /// For an on-demand step that a refresh interceptor ran: the id of the step whose response asked for new
+    /// credentials.
+    public var refreshFor: String?
 }
 
 /// One attempt of a step.
@@ -80,4 +83,18 @@ public struct AttemptReport: Sendable {
     public var error: FlowError?
     /// The delay before the next attempt, when one followed.
     public var retryDelay: Duration?
+    /// When the first response of the attempt asked for new credentials: that response's status and the
+    /// refresh it led to. The attempt's ``status`` is then the replay's.
+    public var refresh: RefreshExchange?
+}
+
+/// A response that a refresh interceptor answered by refreshing the credentials and replaying the request.
+public struct RefreshExchange: Sendable, Equatable {
+    /// The status that asked for new credentials (401 unless the interceptor lists others).
+    public var status: Int
+    /// The id of the on-demand step that refreshes the credentials.
+    public var refreshStep: String
+    /// Whether this request ran the refresh step; `false` when it shared a refresh that another step's
+    /// request started (or that had already completed since this request was sent).
+    public var ranRefresh: Bool
 }

@@ -34,6 +34,7 @@ extension RunTracer {
             attributes["flowrun.step.status"] = report.status.rawValue
             attributes["flowrun.step.attempts"] = report.attempts.count
             if asRefresh { attributes["flowrun.step.refresh"] = true }
+            if let requester = report.refreshFor { attributes["flowrun.step.refresh_for"] = requester }
             if let error = report.error { attributes["error.type"] = error.code.name }
         }
         if let error = report.error { span.setStatus(SpanStatus(code: .error, message: error.message)) }
@@ -53,6 +54,15 @@ extension RunTracer {
             }
             if let status = report.status { attributes["http.response.status_code"] = status }
             if let error = report.error { attributes["error.type"] = error.code.name }
+        }
+        if let refresh = report.refresh {
+            span.addEvent(SpanEvent(
+                name: "flowrun.refresh",
+                attributes: [
+                    "http.response.status_code": .int(Int64(refresh.status)),
+                    "flowrun.refresh.step": .string(refresh.refreshStep),
+                    "flowrun.refresh.ran": .bool(refresh.ranRefresh),
+                ]))
         }
         if let error = report.error {
             span.recordError(error)

@@ -102,6 +102,7 @@ struct StepRunner: Sendable {
                 report.duration = attemptStart.duration(to: clock.now)
                 report.url = outcome.request.map { redactor.redact(URLRedaction.redact($0.url)) } ?? ""
                 report.status = outcome.response?.status
+                report.refresh = outcome.refresh
                 if case .failure(var error) = outcome.result {
                     error.stepID = planned.id
                     error.attempt = current
@@ -178,6 +179,8 @@ struct StepRunner: Sendable {
         var request: StepRequest?
         var response: StepResponse?
         var decoded: DecodedResponse?
+        /// The response that asked for new credentials, when the request was replayed after a refresh.
+        var refresh: RefreshExchange?
         var result: Result<[String: JSONValue], FlowError>
     }
 
@@ -226,10 +229,19 @@ struct StepRunner: Sendable {
                 response = try await send(
                     request, planned, scope: scope, context: context, deadline: deadline, isReplay: false,
                     asRefresh: asRefresh, via: dispatcher)
-            } catch is ReplayRequest {
+            } catch let replay as ReplayRequest {
+                outcome.refresh = replay.exchange
+                context.logger.info(
+                    "replaying the request with refreshed credentials",
+                    metadata: [
+                        "status": "\(replay.exchange.status)", "refresh-step": "\(replay.exchange.refreshStep)",
+                    ])
                 response = try await send(
                     request, planned, scope: scope, context: context, deadline: deadline, isReplay: true,
                     asRefresh: asRefresh, via: dispatcher)
+            } catch let failed as RefreshFailed {
+                outcome.refresh = failed.exchange
+                throw failed.error
             }
             outcome.response = response
             let (decoded, syntaxError) = read(response)
@@ -315,7 +327,7 @@ struct StepRunner: Sendable {
                 // The refresh step never refreshes itself: its 401 is the answer.
                 if asRefresh || target.value == planned.id { return nil }
                 return RefreshInterceptor(
-                    statuses: statuses, coordinator: coordinator, isReplay: isReplay,
+                    statuses: statuses, coordinator: coordinator, isReplay: isReplay, refreshStep: target.value,
                     refresh: { try await self.refresh(using: target.value, scope: scope, for: planned.id) })
             case .sign(let signing):
                 return HMACSigningInterceptor(signing: signing, scope: scope, redactor: redactor, unixTime: unixTime)
@@ -347,7 +359,9 @@ struct StepRunner: Sendable {
             throw FlowError(.interceptor, "the refresh step '\(stepID)' does not exist")
         }
         let result = await run(step, scope: scope, asRefresh: true)
-        nestedReports.append(result.report)
+        var report = result.report
+        report.refreshFor = requester
+        nestedReports.append(report)
         if let error = result.error {
             throw FlowError(
                 .interceptor, "refreshing credentials with step '\(stepID)' failed: \(error.message)",

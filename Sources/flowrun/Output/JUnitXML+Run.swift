@@ -17,7 +17,7 @@ extension JUnitXML {
         var testCase = TestCase(name: step.id, classname: className, time: step.duration)
         var out = step.attempts.map { attempt in
             var line = "attempt \(attempt.number): \(attempt.method) \(attempt.url)"
-            if let status = attempt.status { line += " → \(status)" }
+            if let status = attempt.statusText { line += " → \(status)" }
             if let error = attempt.error { line += " (\(error.code): \(error.message))" }
             return line
         }

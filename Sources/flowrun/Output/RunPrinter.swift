@@ -47,7 +47,7 @@ final class RunPrinter: RunObserver {
         var line = "\(symbol) \(step.id)"
         if let last = step.attempts.last {
             line += "  \(last.method) \(last.url)"
-            line += last.status.map { "  \($0)" } ?? ""
+            line += last.statusText.map { "  \($0)" } ?? ""
         }
         if step.status == .skipped {
             line += "  skipped"
@@ -55,6 +55,7 @@ final class RunPrinter: RunObserver {
             line += "  \(Self.format(step.duration))"
             if step.attempts.count > 1 { line += "  (\(step.attempts.count) attempts)" }
         }
+        if let requester = step.refreshFor { line += "  (refresh for \(requester))" }
         if let error = step.error, step.status == .recovered { line += "  recovered from: \(error.message)" }
         write(clearing + line + "\n")
         statusLine(names)

@@ -33,11 +33,18 @@ enum RunReportJSON {
                 ]
                 if let status = attempt.status { entry["status"] = .int(status) }
                 if let delay = attempt.retryDelay { entry["retryDelayMs"] = .int(delay.milliseconds) }
+                if let refresh = attempt.refresh {
+                    entry["refresh"] = [
+                        "status": .int(refresh.status), "step": .string(refresh.refreshStep),
+                        "ranRefresh": .bool(refresh.ranRefresh),
+                    ]
+                }
                 if let error = attempt.error { entry["error"] = encode(error) }
                 return .object(entry)
             }),
         ]
         if let error = step.error { entry["error"] = encode(error) }
+        if let requester = step.refreshFor { entry["refreshFor"] = .string(requester) }
         return .object(entry)
     }
 

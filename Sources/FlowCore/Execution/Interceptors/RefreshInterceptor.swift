@@ -11,6 +11,8 @@ struct RefreshInterceptor: Interceptor {
     let coordinator: RefreshCoordinator
     /// Whether this chain is already the replay.
     let isReplay: Bool
+    /// The id of the on-demand step that refreshes the credentials, for the report.
+    let refreshStep: String
     /// Runs the refresh step, updating the run's vars.
     let refresh: @Sendable () async throws -> Void
 
@@ -21,14 +23,31 @@ struct RefreshInterceptor: Interceptor {
         let generation = coordinator.generation
         let response = try await next(request, context)
         guard !isReplay, statuses.contains(response.status) else { return response }
-        context.logger.debug("refreshing credentials after status \(response.status)")
-        try await coordinator.refresh(after: generation, perform: refresh)
-        throw ReplayRequest()
+        context.logger.debug(
+            "refreshing credentials after status \(response.status)", metadata: ["refresh-step": "\(refreshStep)"])
+        var exchange = RefreshExchange(status: response.status, refreshStep: refreshStep, ranRefresh: false)
+        do {
+            exchange.ranRefresh = try await coordinator.refresh(after: generation, perform: refresh)
+        } catch let failure as RefreshCoordinator.Failure {
+            exchange.ranRefresh = failure.performed
+            throw RefreshFailed(exchange: exchange, error: failure.error)
+        }
+        throw ReplayRequest(exchange: exchange)
     }
 }
 
 /// Thrown by ``RefreshInterceptor`` to make the step runner send the request again through the whole chain.
-struct ReplayRequest: Error {}
+struct ReplayRequest: Error {
+    /// The response that asked for new credentials, and the refresh it led to.
+    let exchange: RefreshExchange
+}
+
+/// Thrown by ``RefreshInterceptor`` when the refresh step failed: the attempt fails with `error`, and its
+/// report still shows the response that asked for the refresh.
+struct RefreshFailed: Error {
+    let exchange: RefreshExchange
+    let error: any Error
+}
 
 /// Makes concurrent refreshes of one run share a single call of the refresh step (single-flight).
 ///
@@ -44,11 +63,16 @@ actor RefreshCoordinator {
     /// The generation of the credentials: how many refreshes have completed.
     nonisolated var generation: Int { completedRefreshes.load(ordering: .acquiring) }
 
-    func refresh(after seen: Int, perform: @Sendable () async throws -> Void) async throws {
-        if generation > seen { return }
+    /// Makes sure credentials newer than generation `seen` exist: performs the refresh, waits for the one
+    /// under way, or does nothing when a newer generation already exists.
+    /// - Returns: Whether this call performed the refresh (rather than sharing another's).
+    /// - Throws: ``Failure`` with the refresh's error when the refresh this call performed or waited for failed.
+    @discardableResult
+    func refresh(after seen: Int, perform: @Sendable () async throws -> Void) async throws -> Bool {
+        if generation > seen { return false }
         if waiters != nil {
             try await withCheckedThrowingContinuation { waiters!.append($0) }
-            return
+            return false
         }
         waiters = []
         do {
@@ -57,11 +81,19 @@ actor RefreshCoordinator {
             let waiting = waiters ?? []
             waiters = nil
             for waiter in waiting { waiter.resume() }
+            return true
         } catch {
             let waiting = waiters ?? []
             waiters = nil
-            for waiter in waiting { waiter.resume(throwing: error) }
-            throw error
+            for waiter in waiting { waiter.resume(throwing: Failure(error: error, performed: false)) }
+            throw Failure(error: error, performed: true)
         }
+    }
+
+    /// A failed refresh, as each caller that performed it or waited for it sees it.
+    struct Failure: Error {
+        let error: any Error
+        /// Whether this caller performed the refresh, rather than waiting for another's.
+        let performed: Bool
     }
 }
