@@ -8,6 +8,8 @@ enum BindingContext {
     case interceptor
     /// The request of a step.
     case request(Step)
+    /// The request of an on-demand step that only `run:` rules run, which may read the failed response.
+    case failureHandler(Step, handles: [HandledFailure])
     /// The outputs or `set` of a step, after its response arrived.
     case response(Step)
     /// A `catch` rule's values, after a step failed.
@@ -20,7 +22,7 @@ enum BindingContext {
     /// The step whose dependencies grow when the template reads another step's outputs.
     var dependentStep: Step? {
         switch self {
-        case .request(let step), .response(let step): step
+        case .request(let step), .response(let step), .failureHandler(let step, _): step
         default: nil
         }
     }
@@ -28,8 +30,7 @@ enum BindingContext {
     /// Whether `$response...` and `$statusCode` are available.
     var hasResponse: Bool {
         switch self {
-        case .response: true
-        case .failure: true
+        case .response, .failure, .failureHandler: true
         default: false
         }
     }
@@ -48,7 +49,7 @@ enum BindingContext {
         case .variable(let name): "the initial value of var '\(name)'"
         case .server: "a server URL"
         case .interceptor: "an interceptor"
-        case .request(let step): "the request of step '\(step.id.value)'"
+        case .request(let step), .failureHandler(let step, _): "the request of step '\(step.id.value)'"
         case .response(let step): "the outputs of step '\(step.id.value)'"
         case .failure: "a catch rule"
         case .workflowOutputs: "the workflow outputs"

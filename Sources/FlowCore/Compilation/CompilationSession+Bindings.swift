@@ -154,6 +154,9 @@ extension CompilationSession {
             }
             base = type
         case .responseBody:
+            if case .failureHandler(let handler, let handles) = context {
+                return failureHandlerBodyType(expression, handler: handler, handles: handles, at: location)
+            }
             guard context.hasResponse, let step = responseStep(context) ?? nil else {
                 if !context.hasResponse { reportNoResponse(expression, in: context, at: location) }
                 return nil
@@ -182,7 +185,7 @@ extension CompilationSession {
         _ expression: RuntimeExpression, in context: BindingContext, at location: SourceLocation
     ) {
         error(.invalidExpression,
-              "'\(expression)' cannot be used in \(context.label): there is no response there; $response and $statusCode belong in a step's outputs and set",
+              "'\(expression)' cannot be used in \(context.label): there is no response there; $response and $statusCode belong in a step's outputs and set, and in the request of an on-demand step that only catch and on-error 'run' rules run",
               at: location)
     }
 

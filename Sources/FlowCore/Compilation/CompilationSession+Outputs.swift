@@ -17,6 +17,7 @@ extension CompilationSession {
         for step in workflow.steps {
             for rule in step.onError { checkCatchRule(rule, of: step) }
         }
+        checkFailureHandlersHaveResponses()
     }
 
     /// Checks one rule; `step` is the step whose failures it handles, `nil` for any step.

@@ -50,7 +50,7 @@ extension CompilationSession {
     /// Checks everything of a step but its outputs, and plans it.
     mutating func checkStep(_ step: Step) -> PlannedStep {
         let request = step.request
-        checkRequest(request, in: .request(step))
+        checkRequest(request, in: requestContext(of: step))
         for binding in step.set {
             usedVars.insert(binding.name.value)
             if varsByName[binding.name.value] == nil {
