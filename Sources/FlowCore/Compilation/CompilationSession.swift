@@ -164,6 +164,12 @@ struct CompilationSession {
                 _ = checkTemplate(signing.key, in: context, placement: .scalar("a signing key"))
             case .unwrap:
                 break
+            case .wrap(_, let envelope):
+                if let envelope { _ = checkTemplate(envelope, in: context, placement: .value) }
+            case .encrypt(let encryption):
+                _ = checkTemplate(encryption.key, in: context, placement: .scalar("an encryption key"))
+            case .decrypt(let key):
+                _ = checkTemplate(key, in: context, placement: .scalar("an encryption key"))
             case .custom(_, let arguments):
                 for binding in arguments { _ = checkTemplate(binding.value, in: context, placement: .value) }
             }

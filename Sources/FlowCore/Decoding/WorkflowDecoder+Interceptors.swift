@@ -3,12 +3,13 @@ extension WorkflowDecoder {
     /// The keys that choose an interceptor's kind, and the keys each kind may use with it.
     static let interceptorKinds: [(key: String, companions: [String])] = [
         ("headers", ["removeHeaders"]), ("removeHeaders", ["headers"]), ("bearer", []), ("basic", []),
-        ("apiKey", []), ("query", []), ("run", ["when", "then"]), ("sign", []), ("unwrap", []), ("use", ["with"]),
+        ("apiKey", []), ("query", []), ("run", ["when", "then"]), ("sign", []), ("unwrap", []), ("wrap", []),
+        ("encrypt", []), ("decrypt", []), ("use", ["with"]),
     ]
 
     mutating func interceptors(_ node: YAMLNode) -> [InterceptorDeclaration] {
         let allowed = ["headers", "removeHeaders", "bearer", "basic", "apiKey", "query", "run", "when", "then", "sign",
-                       "unwrap", "use", "with"]
+                       "unwrap", "wrap", "encrypt", "decrypt", "use", "with"]
         return entries(node, "'interceptors'").compactMap { entry in
             let context = "interceptor '\(entry.name.value)'"
             guard let fields = reader(entry.value, context, allowed) else { return nil }
@@ -25,7 +26,7 @@ extension WorkflowDecoder {
                 kindKey = "headers"
             } else {
                 report(.missingKey,
-                       "\(context) needs a kind: headers, removeHeaders, bearer, basic, apiKey, query, run (refresh), sign, unwrap or use",
+                       "\(context) needs a kind: headers, removeHeaders, bearer, basic, apiKey, query, run (refresh), sign, unwrap, wrap, encrypt, decrypt or use",
                        entry.value)
                 return nil
             }
@@ -104,18 +105,64 @@ extension WorkflowDecoder {
             }
             return .sign(signing)
         case "unwrap":
-            guard let text = string(fields["unwrap"]!, "'unwrap'") else { return nil }
-            let pointerText = text.value.hasPrefix("#") ? String(text.value.dropFirst()) : text.value
-            do {
-                return .unwrap(try JSONPointer(parsing: pointerText))
-            } catch {
-                report(.invalidValue, "invalid JSON pointer '\(text.value)' in 'unwrap': \(error.message)",
-                       fields["unwrap"]!)
+            return envelopePointer(fields["unwrap"]!, "'unwrap'").map { .unwrap($0) }
+        case "wrap":
+            let node = fields["wrap"]!
+            guard node.mapping != nil else { return envelopePointer(node, "'wrap'").map { .wrap(at: $0, envelope: nil) } }
+            guard let wrap = reader(node, "'wrap'", ["at", "envelope"]) else { return nil }
+            guard let pointer = wrap["at"].map({ envelopePointer($0, "'at'") }) ?? (try? JSONPointer(parsing: "/data"))
+            else { return nil }
+            if let envelope = wrap["envelope"], envelope.mapping == nil {
+                report(.typeMismatch, "'envelope' is a mapping: the members the envelope has besides the body",
+                       envelope)
                 return nil
             }
+            return .wrap(at: pointer, envelope: wrap["envelope"].map { template($0) })
+        case "encrypt":
+            guard let encrypt = reader(fields["encrypt"]!, "'encrypt'", ["key", "alg", "enc"], required: ["key"]),
+                let key = encrypt["key"]
+            else { return nil }
+            if let alg = encrypt["alg"], let text = string(alg, "'alg'"), text.value != "dir" {
+                report(.invalidValue, "unsupported 'alg' '\(text.value)'; flowrun encrypts with 'dir' (a shared key)", alg)
+            }
+            var encryption = PayloadEncryption(key: template(key))
+            if let enc = encrypt["enc"], let text = string(enc, "'enc'") {
+                guard let algorithm = PayloadEncryption.Algorithm(rawValue: text.value) else {
+                    report(.invalidValue,
+                           "unsupported 'enc' '\(text.value)'; use "
+                               + PayloadEncryption.Algorithm.allCases.map { "'\($0.rawValue)'" }.joined(separator: " or "),
+                           enc)
+                    return nil
+                }
+                encryption.algorithm = algorithm
+            }
+            return .encrypt(encryption)
+        case "decrypt":
+            guard let decrypt = reader(fields["decrypt"]!, "'decrypt'", ["key"], required: ["key"]),
+                let key = decrypt["key"]
+            else { return nil }
+            return .decrypt(key: template(key))
         default:  // "use"
             guard let name = name(fields["use"]!, "'use'") else { return nil }
             return .custom(name: name, arguments: fields["with"].map { bindings($0, "'with'") } ?? [])
+        }
+    }
+
+    /// The JSON pointer of an `unwrap` or `wrap` envelope member (`/data`; a leading `#` is allowed).
+    private mutating func envelopePointer(_ node: YAMLNode, _ what: String) -> JSONPointer? {
+        guard let text = string(node, what) else { return nil }
+        let pointerText = text.value.hasPrefix("#") ? String(text.value.dropFirst()) : text.value
+        do {
+            let pointer = try JSONPointer(parsing: pointerText)
+            if pointer.tokens.isEmpty {
+                report(.invalidValue, "\(what) names a member of the envelope, such as '/data'; '' is the whole body",
+                       node)
+                return nil
+            }
+            return pointer
+        } catch {
+            report(.invalidValue, "invalid JSON pointer '\(text.value)' in \(what): \(error.message)", node)
+            return nil
         }
     }
 }

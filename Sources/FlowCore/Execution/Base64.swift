@@ -1,24 +1,37 @@
-/// Standard base64 (RFC 4648, with padding), for `Authorization: Basic`.
-enum Base64 {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+import Foundation
 
+/// Standard base64 (RFC 4648 §4, with padding), for `Authorization: Basic`.
+enum Base64 {
     static func encode(_ bytes: [UInt8]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index + 2 < bytes.count {
-            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            out += [18, 12, 6, 0].map { alphabet[Int(chunk >> $0 & 0x3F)] }
-            index += 3
+        Data(bytes).base64EncodedString()
+    }
+}
+
+/// Base64url (RFC 4648 §5) without padding, as JOSE uses it; decoding also accepts padding.
+///
+/// Foundation's base64 does the work; this only swaps the two alphabet characters and the padding.
+enum Base64URL {
+    static func encode(_ bytes: [UInt8]) -> String {
+        var text = Base64.encode(bytes)
+        while text.last == "=" { text.removeLast() }
+        return String(text.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
+    }
+
+    /// The bytes of `text`, or `nil` when it is not base64url (the standard alphabet's `+` and `/` are refused).
+    static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        var standard = ""
+        standard.reserveCapacity(text.utf8.count + 3)
+        for character in text {
+            switch character {
+            case "+", "/": return nil
+            case "-": standard.append("+")
+            case "_": standard.append("/")
+            default: standard.append(character)
+            }
         }
-        let rest = bytes.count - index
-        if rest > 0 {
-            let chunk = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
-            out.append(alphabet[Int(chunk >> 18 & 0x3F)])
-            out.append(alphabet[Int(chunk >> 12 & 0x3F)])
-            out.append(rest == 2 ? alphabet[Int(chunk >> 6 & 0x3F)] : UInt8(ascii: "="))
-            out.append(UInt8(ascii: "="))
+        if standard.utf8.count % 4 != 0 && !standard.hasSuffix("=") {
+            standard += String(repeating: "=", count: 4 - standard.utf8.count % 4)
         }
-        return String(decoding: out, as: UTF8.self)
+        return Data(base64Encoded: standard).map(Array.init)
     }
 }

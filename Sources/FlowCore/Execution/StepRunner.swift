@@ -333,6 +333,12 @@ struct StepRunner: Sendable {
                 return HMACSigningInterceptor(signing: signing, scope: scope, redactor: redactor, unixTime: unixTime)
             case .unwrap(let pointer):
                 return UnwrapInterceptor(pointer: pointer)
+            case .wrap(let pointer, let envelope):
+                return WrapInterceptor(pointer: pointer, envelope: envelope, scope: scope)
+            case .encrypt(let encryption):
+                return EncryptInterceptor(encryption: encryption, scope: scope, redactor: redactor)
+            case .decrypt(let key):
+                return DecryptInterceptor(key: key, scope: scope, redactor: redactor)
             case .custom(let name, let arguments):
                 guard let factory = interceptorRegistry[name.value] else {
                     throw FlowError(

@@ -2,7 +2,7 @@
 ///
 /// Each declaration has exactly one kind, chosen by the key it uses
 /// (`headers`, `bearer`, `basic`, `apiKey`, `query`, `run` (refresh), `sign`,
-/// `unwrap`, `use`).
+/// `unwrap`, `wrap`, `encrypt`, `decrypt`, `use`).
 public struct InterceptorDeclaration: Sendable {
     /// The interceptor's name.
     public var name: Located<String>
@@ -27,6 +27,12 @@ public struct InterceptorDeclaration: Sendable {
         case sign(HMACSigning)
         /// Replaces a JSON response body by the value at a pointer, unwrapping a `data:` envelope.
         case unwrap(JSONPointer)
+        /// Places a JSON request body at a pointer inside an envelope built from values: the reverse of `unwrap`.
+        case wrap(at: JSONPointer, envelope: ValueTemplate?)
+        /// Encrypts the request body into a JWE compact token (`alg: dir`, AES-GCM), sent as `application/jose`.
+        case encrypt(PayloadEncryption)
+        /// Decrypts JWE compact response bodies (`alg: dir`, AES-GCM) with the shared key.
+        case decrypt(key: ValueTemplate)
         /// An interceptor that the embedding Swift program registered under `name`.
         case custom(name: Located<String>, arguments: [Binding])
     }

@@ -2,14 +2,11 @@
 ///
 /// Only success responses (2xx) are unwrapped; error bodies keep their shape so
 /// the step's error type still applies.
-struct UnwrapInterceptor: Interceptor {
+struct UnwrapInterceptor: ResponseRewritingInterceptor {
     let pointer: JSONPointer
 
-    func intercept(
-        _ request: StepRequest, context: StepContext,
-        next: (StepRequest, StepContext) async throws -> StepResponse
-    ) async throws -> StepResponse {
-        var response = try await next(request, context)
+    func rewrite(_ response: StepResponse, context: StepContext) throws -> StepResponse {
+        var response = response
         guard (200..<300).contains(response.status), !response.body.isEmpty else { return response }
         let document: JSONValue
         do {
