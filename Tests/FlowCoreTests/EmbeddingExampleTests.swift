@@ -26,5 +26,13 @@ struct EmbeddingExampleTests {
         let report = await engine.run(plan, inputs: ["token": "t-1"], environment: ["BANK_URL": "https://bank.test"])
         #expect(report.succeeded, "\(String(describing: report.error))")
         #expect(report.outputs == ["username": "ada", "balance": 10.5, "transactions": []])
+        // What the README prints: JSON, not `JSONValue.double(10.5)`.
+        #expect(JSONValue.object(report.outputs).serialized(pretty: true) == """
+            {
+              "balance": 10.5,
+              "transactions": [],
+              "username": "ada"
+            }
+            """)
     }
 }

@@ -72,6 +72,7 @@ struct FailureHandlerRequestTests {
         let warning = try #require(found.first)
         #expect(found.count == 1)
         #expect(warning.severity == .warning)
+        #expect(warning.code == .missingResponse)
         #expect(warning.message.contains("failures without one"))
         #expect(warning.location?.line == 17)
     }

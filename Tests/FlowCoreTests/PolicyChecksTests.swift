@@ -73,7 +73,7 @@ struct PolicyChecksTests {
                 retry: { attempts: 5, delay: 1s, backoff: exponential, maxDelay: 2s }
             """ + "\n" + stepUsingP)
         #expect(diagnostic?.severity == .warning)
-        #expect(diagnostic?.code == .invalidValue)
+        #expect(diagnostic?.code == .retryBudget)
         #expect(diagnostic?.location == at(7, 12))
         #expect(diagnostic?.message == """
             retry rule 1 of policy 'p' may not make all its 5 attempts: at the attempt timeout of 1s each, with 7s \
@@ -199,7 +199,7 @@ struct PolicyChecksTests {
                 request: { method: \(method), path: /items, body: { name: x } }
             """)
         #expect(diagnostic?.severity == .warning)
-        #expect(diagnostic?.code == .invalidValue)
+        #expect(diagnostic?.code == .unretriedMethod)
         #expect(diagnostic?.location == at(9, 24))
         #expect(diagnostic?.message == """
             step 'create' will not be retried (policy 'p' retries failures): \(method) is not idempotent; add \
@@ -267,6 +267,7 @@ struct PolicyChecksTests {
                 retry: { when: { status: 429 }, attempts: 3, retryAfter: { max: 30s } }
             """ + "\n" + stepUsingP)
         #expect(diagnostic?.severity == .warning)
+        #expect(diagnostic?.code == .retryBudget)
         #expect(diagnostic?.location == at(7, 12))
         #expect(diagnostic?.message == """
             retry rule 1 of policy 'p' accepts a Retry-After wait of up to 30s ('retryAfter.max'), not less than \

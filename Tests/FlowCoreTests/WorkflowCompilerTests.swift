@@ -340,4 +340,18 @@ struct WorkflowCompilerTests {
         #expect(error?.code == .typeMismatch)
         #expect(error?.location?.line == 2)
     }
+
+    @Test(arguments: ["GET", "HEAD"])
+    func aBodyOnARequestWithoutBodySemanticsIsAWarningWithItsOwnCode(method: String) throws {
+        let found = diagnostics(header + """
+            steps:
+              - id: a
+                request: { method: \(method), path: /a, body: { q: 1 } }
+            """)
+        let warning = try #require(found.first)
+        #expect(found.count == 1)
+        #expect(warning.severity == .warning)
+        #expect(warning.code == .ignoredBody)
+        #expect(warning.location?.line == 6)
+    }
 }

@@ -84,7 +84,7 @@ extension CompilationSession {
                 readsFailedResponse(step.request)
             else { continue }
             for handled in handles where !handled.alwaysHasResponse {
-                warning(.invalidValue,
+                warning(.missingResponse,
                         "step '\(step.id.value)' reads the failed response, but this rule also runs it for failures "
                             + "without one (timeouts, transport errors); add 'when: { status: [...] }' or "
                             + "'errors: [http]'",

@@ -36,7 +36,7 @@ extension CompilationSession {
         guard step.idempotent == nil, !PolicyAnalysis.mayRetry(step),
             !PolicyAnalysis.retryingRules(policy.retry).isEmpty
         else { return }
-        warning(.invalidValue,
+        warning(.unretriedMethod,
                 "step '\(step.id.value)' will not be retried (policy '\(policy.name.value)' retries failures): "
                     + "\(method.value) is not idempotent; add 'idempotencyKey: true' to send an Idempotency-Key, "
                     + "or 'idempotent: true' (or 'idempotent: false' to keep it unretried)",
@@ -98,7 +98,7 @@ extension CompilationSession {
         guard let attempt = policy.timeout?.attempt?.value, attempt <= total else { return }
         let longest = attempt * rule.attempts + sum
         guard longest > total else { return }
-        warning(.invalidValue,
+        warning(.retryBudget,
                 "\(name) may not make all its \(rule.attempts) attempts: at the attempt timeout of "
                     + "\(attempt.workflowText) each, with \(sum.workflowText) of delays, they take up to "
                     + "\(longest.workflowText), longer than the total timeout of \(total.workflowText); the engine "
@@ -118,7 +118,7 @@ extension CompilationSession {
         guard let total = policy.timeout?.total?.value, let cap = rule.retryAfter.max, cap >= total,
             rule.attempts > 1, PolicyAnalysis.mayHonourRetryAfter(rule)
         else { return }
-        warning(.invalidValue,
+        warning(.retryBudget,
                 "retry rule \(number) of policy '\(policy.name.value)' accepts a Retry-After wait of up to "
                     + "\(cap.workflowText) ('retryAfter.max'), not less than the total timeout of "
                     + "\(total.workflowText): a wait that long leaves no time for another attempt, so the engine "

@@ -35,7 +35,7 @@ extension CompilationSession {
         case .json(let template, let location)?:
             _ = checkTemplate(template, in: context, placement: .value, at: location)
             if request.method.value == "GET" || request.method.value == "HEAD" {
-                warning(.invalidValue, "a \(request.method.value) request with a body; many servers ignore or refuse it",
+                warning(.ignoredBody, "a \(request.method.value) request with a body; many servers ignore or refuse it",
                         at: location)
             }
         case .form(let fields, _)?:

@@ -60,6 +60,14 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
         public static let unused = Code("unused")
         /// A step can never run (a warning).
         public static let unreachable = Code("unreachable")
+        /// A `POST` or `PATCH` is not retried although its policy retries failures: it is not idempotent (a warning).
+        public static let unretriedMethod = Code("unretried-method")
+        /// A retry rule's attempts or `Retry-After` waits may not fit in the policy's total timeout (a warning).
+        public static let retryBudget = Code("retry-budget")
+        /// A `GET` or `HEAD` request has a body, which many servers ignore or refuse (a warning).
+        public static let ignoredBody = Code("ignored-body")
+        /// A failure handler reads the failed response, but a rule also runs it for failures without one (a warning).
+        public static let missingResponse = Code("missing-response")
 
         /// No response: the connection was refused or reset, DNS or TLS failed, or the body was too large.
         public static let transport = Code("transport")

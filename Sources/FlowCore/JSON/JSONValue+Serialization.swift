@@ -109,3 +109,8 @@ extension JSONValue {
         output.append(UInt8(ascii: "\""))
     }
 }
+
+extension JSONValue: CustomStringConvertible {
+    /// The value as compact JSON text, as ``serialized(pretty:)`` writes it: `print(value)` prints JSON.
+    public var description: String { serialized() }
+}

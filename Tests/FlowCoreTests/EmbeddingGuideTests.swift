@@ -1,0 +1,146 @@
+import FlowCore
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+// The code of docs/embedding.md, kept compiling and working: change both together.
+
+/// Answers every request from a dictionary of canned bodies, by step.
+private struct CannedDispatcher: Dispatcher {
+    let bodies: [String: String]
+
+    func dispatch(_ request: StepRequest, context: StepContext) async throws -> StepResponse {
+        guard let body = bodies[context.stepID] else {
+            throw FlowError(.transport, "no canned answer for step '\(context.stepID)'")
+        }
+        return StepResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
+    }
+}
+
+/// Sends the tenant a workflow names in `with: { tenant: … }` as `X-Tenant`.
+private struct TenantHeader: Interceptor {
+    let tenant: String
+
+    func intercept(
+        _ request: StepRequest, context: StepContext,
+        next: (StepRequest, StepContext) async throws -> StepResponse
+    ) async throws -> StepResponse {
+        var request = request
+        request.headers.set("X-Tenant", tenant)
+        let response = try await next(request, context)
+        context.logger.debug("tenant call answered", metadata: ["status": "\(response.status)"])
+        return response
+    }
+}
+
+/// The guide's registration of ``TenantHeader``.
+private func guideInterceptors() -> InterceptorRegistry {
+    var interceptors = InterceptorRegistry()
+    interceptors.register("tenant") { arguments in
+        guard let tenant = arguments["tenant"]?.stringValue else {
+            throw FlowError(.invalidValue, "the 'tenant' interceptor needs 'with: { tenant: <a string> }'")
+        }
+        return TenantHeader(tenant: tenant)
+    }
+    return interceptors
+}
+
+/// Test-only: the headers of each request as the interceptors before the recorder left them.
+private final class HeaderLog: Sendable {
+    let fields = Mutex<[HeaderFields]>([])
+}
+
+/// Test-only: records the headers of each request in a ``HeaderLog``.
+private struct HeaderRecorder: Interceptor {
+    let seen: HeaderLog
+
+    func intercept(
+        _ request: StepRequest, context: StepContext,
+        next: (StepRequest, StepContext) async throws -> StepResponse
+    ) async throws -> StepResponse {
+        seen.fields.withLock { $0.append(request.headers) }
+        return try await next(request, context)
+    }
+}
+
+@Suite struct EmbeddingGuideTests {
+    static let workflow = """
+        flowrun: 1
+        inputs: { type: object, required: [tenant], properties: { tenant: { type: string } } }
+        servers: { shop: { url: "https://shop.example" } }
+        types:
+          Order: { type: object, required: [id, total], properties: { id: { type: string }, total: { type: number } } }
+        interceptors:
+          tenant: { use: tenant, with: { tenant: $inputs.tenant } }
+          record: { use: record }
+        defaults: { server: shop, interceptors: [tenant, record] }
+        steps:
+          - id: order
+            request: { method: GET, path: /orders/latest }
+            response: { 200: Order }
+            outputs: { id: $response.body#/id, total: $response.body#/total }
+        outputs:
+          id: $steps.order.outputs.id
+          total: $steps.order.outputs.total
+        """
+
+    /// The guide's engine, plus a recorder of the headers the dispatcher receives.
+    private func engine(bodies: [String: String], seen: HeaderLog = HeaderLog()) -> Engine<ContinuousClock> {
+        var interceptors = guideInterceptors()
+        let recorder = HeaderRecorder(seen: seen)
+        interceptors.register("record") { _ in recorder }
+        var engine = Engine(
+            dispatchers: DispatcherRegistry(["canned": CannedDispatcher(bodies: bodies)]),
+            interceptors: interceptors, logger: Logger(label: "guide"))
+        engine.dispatcherOverride = "canned"
+        return engine
+    }
+
+    func plan() throws -> Plan {
+        let result = WorkflowCompiler().check(yaml: Self.workflow, path: "orders.yaml")
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        return try #require(result.plan)
+    }
+
+    @Test func theGuidesInterceptorSetsItsHeaderAndTheOutputsPrintAsJSON() async throws {
+        let seen = HeaderLog()
+        let engine = engine(bodies: ["order": #"{"id": "o-7", "total": 10.5}"#], seen: seen)
+        let report = await engine.run(try plan(), inputs: ["tenant": "acme"], environment: [:])
+
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        #expect(seen.fields.withLock { $0.map { $0["X-Tenant"] } } == ["acme"])
+        #expect(JSONValue.object(report.outputs).serialized(pretty: true) == """
+            {
+              "id": "o-7",
+              "total": 10.5
+            }
+            """)
+        #expect("\(report.outputs["total"]!)" == "10.5")
+        let step = try #require(report.steps.first)
+        #expect(step.status == StepReport.Status.succeeded)
+        #expect(step.attempts.map { "\($0.method) \($0.url) → \($0.status.map { "\($0)" } ?? "-")" }
+            == ["GET https://shop.example/orders/latest → 200"])
+    }
+
+    @Test func aRejectedArgumentFailsTheAttemptAsAnInterceptorError() async throws {
+        let yaml = Self.workflow.replacingOccurrences(of: "with: { tenant: $inputs.tenant }", with: "with: { tenant: 7 }")
+        let plan = try WorkflowCompiler().compile(yaml: yaml, path: "orders.yaml")
+        let report = await engine(bodies: ["order": "{}"]).run(plan, inputs: ["tenant": "acme"], environment: [:])
+
+        let error = try #require(report.error)
+        #expect(error.code == .interceptor)
+        #expect(error.stepID == "order")
+        #expect(error.message.contains("the 'tenant' interceptor needs 'with: { tenant: <a string> }'"))
+    }
+
+    @Test func aDispatcherWithoutAnAnswerFailsTheRunWithItsTransportError() async throws {
+        let report = await engine(bodies: [:]).run(try plan(), inputs: ["tenant": "acme"], environment: [:])
+
+        let error = try #require(report.error)
+        #expect(error.code == .transport)
+        #expect(error.stepID == "order")
+        #expect("\(error)".contains("step 'order', attempt 1: no canned answer for step 'order'"))
+        #expect(report.outputs.isEmpty)
+    }
+}
