@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// `flowrun run --format json` prints what docs/run-reports.md and schemas/run-report.schema.json say, checked by
+/// an independent validator (Python jsonschema) on succeeded, recovered and failed runs.
+@Suite(.enabled(if: pythonValidatorAvailable, "needs python3 with jsonschema and ruamel.yaml"))
+struct RunReportSchemaTests {
+    private static let root = FlowRunProcess.packageRoot
+    private static let schema = root.appendingPathComponent("schemas/run-report.schema.json").path
+    private static let validator = root.appendingPathComponent("Tests/flowrunTests/support/validate_schema.py").path
+
+    /// A workflow whose step `a` fails with 503 (retried once), whose step `b` then never starts, and whose step
+    /// `c` is recovered by a `catch` fallback when `recover` is set.
+    private static func workflow(recover: Bool) -> String {
+        """
+        flowrun: 1
+        name: report-shapes
+        servers: { api: { url: "https://api.example" } }
+        defaults: { server: api }
+        policies:
+          p: { retry: { attempts: 2, delay: 10ms } }
+        steps:
+          - { id: c, request: { method: GET, path: /c }, outputs: { n: $response.body#/n } }
+          - { id: a, policy: p, request: { method: GET, path: /a }, after: [c] }
+          - { id: b, request: { method: GET, path: /b }, after: [a] }
+        \(recover ? "catch:\n  - { when: { step: a }, fallback: {} }\n" : "")
+        """
+    }
+
+    private static let stubs = """
+        flowrun-mock: 1
+        stubs:
+          - { match: { method: GET, path: /c }, respond: { body: { n: 1 } } }
+          - { match: { method: GET, path: /a }, respond: { status: 503, body: { error: down } } }
+          - { match: { method: GET, path: /b }, respond: { body: {} } }
+        """
+
+    private func validate(_ paths: [String]) async throws -> (status: Int32, output: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                    process.arguments = ["python3", Self.validator, Self.schema] + paths
+                    let pipe = Pipe()
+                    process.standardOutput = pipe
+                    try process.run()
+                    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+                })
+            }
+        }
+    }
+
+    @Test func succeededRecoveredAndFailedRunsMatchTheSchema() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("failing.yaml", Self.workflow(recover: false))
+        try folder.write("recovering.yaml", Self.workflow(recover: true))
+        try folder.write("stubs.mock.yaml", Self.stubs)
+        let banking = try await FlowRunProcess.run(
+            ["run", "workflows/banking.yaml", "--mock", "workflows/banking.mock.yaml",
+             "--inputs", "workflows/banking.inputs.json", "--format", "json"],
+            environment: ["BANK_URL": "https://bank.example"])
+        #expect(banking.status == 0, "\(banking.stderr)")
+        #expect(banking.stdout.contains(#""refreshFor" : "user""#) || banking.stdout.contains(#""refreshFor": "user""#))
+        let failing = try await FlowRunProcess.run(
+            ["run", "failing.yaml", "--mock", "stubs.mock.yaml", "--format", "json"], in: folder.url)
+        #expect(failing.status == 1, "\(failing.stderr)")
+        let recovering = try await FlowRunProcess.run(
+            ["run", "recovering.yaml", "--mock", "stubs.mock.yaml", "--format", "json"], in: folder.url)
+        #expect(recovering.status == 0, "\(recovering.stderr)")
+        #expect(recovering.stdout.contains(#""recovered""#))
+        #expect(failing.stdout.contains(#""skipped""#) && failing.stdout.contains(#""retryDelayMs""#))
+
+        let reports = try [("banking", banking), ("failing", failing), ("recovering", recovering)].map { name, run in
+            try folder.write("\(name).json", run.stdout)
+        }
+        let result = try await validate(reports)
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    /// The schema is strict enough to catch a report that drifts from the docs.
+    @Test func theSchemaRefusesAnUndocumentedFieldAndAFailureWithoutItsError() async throws {
+        let folder = try TemporaryFolder()
+        let extra = try folder.write("extra.json", """
+            {"workflow": "w", "status": "succeeded", "outputs": {}, "durationMs": 1, "steps": [], "surprise": 1}
+            """)
+        let failedWithoutError = try folder.write("failed.json", """
+            {"workflow": "w", "status": "failed", "outputs": {}, "durationMs": 1, "steps": []}
+            """)
+        let attemptWithoutURL = try folder.write("attempt.json", """
+            {"workflow": "w", "status": "succeeded", "outputs": {}, "durationMs": 1, "steps": [{"id": "a",
+             "status": "succeeded", "startedAfterMs": 0, "durationMs": 0, "outputs": {},
+             "attempts": [{"number": 1, "method": "GET", "startedAfterMs": 0, "durationMs": 0}]}]}
+            """)
+        let result = try await validate([extra, failedWithoutError, attemptWithoutURL])
+        #expect(result.status == 1)
+        for path in [extra, failedWithoutError, attemptWithoutURL] {
+            #expect(result.output.contains("INVALID \(path)"), "\(result.output)")
+        }
+    }
+}
