@@ -61,6 +61,14 @@ struct JWETests {
         #expect(error?.message.contains(reason) == true, "\(error?.message ?? "")")
     }
 
+    @Test func anIVOrTagOfTheWrongLengthIsRefused() throws {
+        let token = try JWE.encrypt(Array("x".utf8), key: Self.key256, algorithm: .a256gcm, contentType: nil)
+        var parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        parts[2] = Base64URL.encode(Array(repeating: 0, count: 16))
+        let error = #expect(throws: JWE.Failure.self) { try JWE.decrypt(parts.joined(separator: "."), key: Self.key256) }
+        #expect(error?.message == "the JWE IV must be 96 bits and its tag 128 bits; found 128 and 128")
+    }
+
     @Test func aKeyOfTheWrongLengthIsRefusedWithoutQuotingIt() {
         let error = #expect(throws: JWE.Failure.self) {
             try JWE.encrypt([1], key: Self.key128, algorithm: .a256gcm, contentType: nil)

@@ -69,6 +69,10 @@ enum JWE {
         guard let iv = Base64URL.decode(parts[2]), let ciphertext = Base64URL.decode(parts[3]),
             let tag = Base64URL.decode(parts[4])
         else { throw Failure("the JWE IV, ciphertext or tag is not base64url") }
+        // RFC 7518 §5.3: a 96-bit IV and a 128-bit tag; anything else is not a token of this algorithm.
+        guard iv.count == 12, tag.count == 16 else {
+            throw Failure("the JWE IV must be 96 bits and its tag 128 bits; found \(iv.count * 8) and \(tag.count * 8)")
+        }
         let plaintext: [UInt8]
         do {
             let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: iv), ciphertext: ciphertext, tag: tag)
