@@ -98,7 +98,7 @@ struct ValidationWalk {
         }
         switch value {
         case .string(let string): checkString(string, value, schema)
-        case .int, .double: checkNumber(value, schema)
+        case .int, .bigInteger, .double: checkNumber(value, schema)
         case .array(let elements): checkArray(elements, schema)
         case .object(let members): checkObject(members, schema)
         case .null, .bool: break
@@ -118,7 +118,7 @@ struct ValidationWalk {
         return switch value {
         case .null: allows(.null)
         case .bool: allows(.boolean)
-        case .int: allows(.integer) || allows(.number)
+        case .int, .bigInteger: allows(.integer) || allows(.number)
         case .double(let d): allows(.number) || (allows(.integer) && d.isFinite && d.rounded() == d)
         case .string: allows(.string)
         case .array: allows(.array)
