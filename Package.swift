@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // AsyncHTTPClient already depends on it; FlowHTTP sets its decompression limit.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.26.0"),
         // AsyncHTTPClient already depends on it, so tracing adds no package and almost no build time.
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
@@ -62,6 +64,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

@@ -43,6 +43,11 @@ extension AsyncHTTPClientDispatcher {
         /// body.
         public var defaultTimeout: Duration?
 
+        /// Whether ``client`` limits a compressed body by its inflated size, ``maxResponseBodySize``, as the
+        /// private clients of `AsyncHTTPClientDispatcher.withDispatcher` do, rather than by its compression ratio,
+        /// as `HTTPClient.shared` does; it words the failure message.
+        var limitsInflatedSize = false
+
         /// Creates a configuration.
         ///
         /// - Parameters:

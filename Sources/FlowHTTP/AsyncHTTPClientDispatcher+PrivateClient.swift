@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import NIOHTTPCompression
 import NIOSSL
 
 extension AsyncHTTPClientDispatcher {
@@ -6,7 +7,7 @@ extension AsyncHTTPClientDispatcher {
     ///
     /// The command-line tool uses this to honour `--insecure` and its redirect limit, which the
     /// shared client cannot change. The private client starts from the settings of
-    /// `HTTPClient.shared` and differs in five ways:
+    /// `HTTPClient.shared` and differs in six ways:
     ///
     /// - With `insecure`, it does not verify TLS certificates or host names. Use it only against
     ///   test servers you control; without it, verification stays on.
@@ -14,6 +15,8 @@ extension AsyncHTTPClientDispatcher {
     ///   follows none and returns the `3xx` response.
     /// - It reports a refused connection at once instead of retrying it until the attempt's
     ///   deadline, because flowrun's retry policies decide whether to try again.
+    /// - It inflates a compressed (`gzip`, `deflate`) body up to `maxResponseBodySize`, however well it
+    ///   compresses, where `HTTPClient.shared` refuses one that inflates more than 25 times its size.
     /// - It creates no tracing spans of its own: the engine's attempt span is the HTTP client
     ///   span, and the engine puts its context in the request headers.
     /// - It keeps up to `maxConnectionsPerHost` HTTP/1.1 connections open to each host. A request
@@ -34,7 +37,7 @@ extension AsyncHTTPClientDispatcher {
     ///   - insecure: Whether to skip TLS certificate and host name verification.
     ///   - maxRedirects: The most redirects to follow for one request; `0` follows none. Must not
     ///     be negative.
-    ///   - maxResponseBodySize: The largest response body to read, in bytes.
+    ///   - maxResponseBodySize: The largest response body to read, in bytes, after decompression.
     ///   - defaultTimeout: The time limit of attempts whose step sets none.
     ///   - maxConnectionsPerHost: The most HTTP/1.1 connections to one host; 8, like
     ///     `HTTPClient.shared`, by default. Must be positive.
@@ -52,21 +55,24 @@ extension AsyncHTTPClientDispatcher {
         _ body: (AsyncHTTPClientDispatcher) async throws -> Result
     ) async throws -> Result {
         let clientConfiguration = privateClientConfiguration(
-            insecure: insecure, maxRedirects: maxRedirects, maxConnectionsPerHost: maxConnectionsPerHost)
+            insecure: insecure, maxRedirects: maxRedirects, maxConnectionsPerHost: maxConnectionsPerHost,
+            maxResponseBodySize: maxResponseBodySize)
         return try await HTTPClient.withHTTPClient(configuration: clientConfiguration, isolation: isolation) { client in
-            let configuration = Configuration(
+            var configuration = Configuration(
                 client: client,
                 maxResponseBodySize: maxResponseBodySize,
                 defaultTimeout: defaultTimeout
             )
+            configuration.limitsInflatedSize = true
             return try await body(AsyncHTTPClientDispatcher(configuration: configuration))
         }
     }
 
     /// The settings of a private client: the shared client's, with the given certificate
-    /// verification, redirect limit and connections per host, and without connection retries.
+    /// verification, redirect limit, connections per host and inflated body size, and without connection retries.
     static func privateClientConfiguration(
-        insecure: Bool, maxRedirects: Int, maxConnectionsPerHost: Int = 8
+        insecure: Bool, maxRedirects: Int, maxConnectionsPerHost: Int = 8,
+        maxResponseBodySize: Int = Configuration.defaultMaxResponseBodySize
     ) -> HTTPClient.Configuration {
         precondition(maxRedirects >= 0, "maxRedirects must not be negative")
         precondition(maxConnectionsPerHost > 0, "maxConnectionsPerHost must be positive")
@@ -82,6 +88,10 @@ extension AsyncHTTPClientDispatcher {
         // deadline, turning "connection refused" into a 30-second wait; the engine retries instead.
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = maxConnectionsPerHost
+        // The shared client refuses a body that inflates more than 25 times, which a legitimate 2 MB JSON body
+        // of repetitive records easily does; the inflated size is what costs memory, and it is what the body
+        // size limit bounds anyway.
+        configuration.decompression = .enabled(limit: .size(maxResponseBodySize))
         // The engine's `HTTP <METHOD>` attempt span is the client span and already sent `traceparent`;
         // a span of AsyncHTTPClient's own would only duplicate it.
         configuration.tracing.tracer = nil

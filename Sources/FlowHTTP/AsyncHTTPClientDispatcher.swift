@@ -97,7 +97,8 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
             target: target,
             context: context,
             timeout: timeout,
-            maxResponseBodySize: configuration.maxResponseBodySize
+            maxResponseBodySize: configuration.maxResponseBodySize,
+            limitsInflatedSize: configuration.limitsInflatedSize
         )
 
         // Everything that can be refused without the network is refused here, so a header holding

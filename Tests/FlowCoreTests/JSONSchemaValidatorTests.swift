@@ -27,15 +27,18 @@ private func value(_ yaml: String) throws -> JSONValue {
     JSONValue(yaml: try YAMLLoader().load(yaml, path: "v.yaml"))
 }
 
-/// Validates the value written in `valueYAML` against the schema written in `schemaYAML`.
+/// Validates the value written in `valueYAML` against the schema written in `schemaYAML`; formats are enforced
+/// unless `formats` says otherwise, so that the checks of every keyword can be seen.
 private func failures(
     of valueYAML: String,
     against schemaYAML: String,
     types typesYAML: String = "{}",
     maxFailures: Int = 20,
+    formats: ValidationSettings.FormatMode = .enforce,
     sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) throws -> [ValidationFailure] {
-    let validator = JSONSchemaValidator(types: try types(typesYAML, sourceLocation: sourceLocation))
+    let validator = JSONSchemaValidator(
+        types: try types(typesYAML, sourceLocation: sourceLocation), formats: formats)
     return validator.validate(
         try value(valueYAML),
         against: try schema(schemaYAML, sourceLocation: sourceLocation),
@@ -453,8 +456,11 @@ struct JSONSchemaValidatorTests {
     // MARK: Patterns
 
     @Test func invalidPatternIsReportedNamingThePatternEveryTime() throws {
+        // The decoder refuses such a pattern (below); a schema built in Swift can still carry one.
         let validator = JSONSchemaValidator(types: [:])
-        let broken = try schema("{ properties: { code: { pattern: '(ab' } } }")
+        let location = FlowCore.SourceLocation(path: "t.yaml", line: 1, column: 1)
+        let broken = JSONSchema(
+            location: location, properties: [("code", JSONSchema(location: location, pattern: "(ab"))])
         for _ in 0..<2 {
             let found = validator.validate(try value("{ code: abc }"), against: broken)
             #expect(found.map(\.pointer.description) == ["/code"])
@@ -462,6 +468,35 @@ struct JSONSchemaValidatorTests {
             #expect(found.first?.message.hasPrefix("the pattern '(ab' is not a valid regular expression") == true)
         }
         #expect(validator.validate(try value("{ code: 12 }"), against: broken) == [])
+    }
+
+    @Test func countsMayBeWrittenAsIntegerValuedNumbers() throws {
+        let counts = try schema("{ minLength: 2.0, maxLength: 3.0, minItems: 0.0, maxItems: 1e1 }")
+        #expect([counts.minLength, counts.maxLength, counts.minItems, counts.maxItems] == [2, 3, 0, 10])
+        for bad in ["{ minLength: 2.5 }", "{ maxItems: -1.0 }", "{ minLength: x }"] {
+            var decoder = WorkflowDecoder()
+            _ = decoder.schema(try YAMLLoader().load(bad, path: "t.yaml"))
+            #expect(decoder.diagnostics.count == 1, "\(bad)")
+        }
+    }
+
+    @Test(arguments: ["(ab", "[z-a]", "a{2,1}", "*x", #"\"#])
+    func aPatternThatDoesNotCompileIsALintErrorAtThePattern(pattern: String) throws {
+        let yaml = """
+            flowrun: 1
+            types:
+              Code: { type: string, pattern: '\(pattern)' }
+            steps:
+              - id: s
+                request: { method: GET, path: "https://x.test/" }
+                response: { 200: Code }
+            """
+        let result = WorkflowCompiler().check(yaml: yaml, path: "w.yaml")
+        #expect(result.plan == nil)
+        let messages = result.diagnostics.map(\.description)
+        #expect(messages.count == 1, "\(messages)")
+        #expect(messages.first?.hasPrefix(
+            "w.yaml:3:34: error: the pattern '\(pattern)' is not a valid regular expression: ") == true, "\(messages)")
     }
 
     @Test(arguments: [
@@ -523,6 +558,18 @@ struct JSONSchemaValidatorTests {
         ("email", "@example.com", false),
         ("email", "jo e@example.com", false),
         ("email", "joe..x@example.com", false),
+        ("email", #""joe bloggs"@example.com"#, true),
+        ("email", #""joe@bloggs"@example.com"#, true),
+        ("email", #""a\"b"@example.com"#, true),
+        ("email", #""unterminated@example.com"#, false),
+        ("email", #""joe"x@example.com"#, false),
+        ("email", "joe.bloggs@[127.0.0.1]", true),
+        ("email", "joe.bloggs@[IPv6:::1]", true),
+        ("email", "joe.bloggs@[IPv6:2001:db8::8a2e:370:7334]", true),
+        ("email", "joe.bloggs@[IPv6:::ffff:192.0.2.1]", true),
+        ("email", "joe.bloggs@[127.0.0.300]", false),
+        ("email", "joe.bloggs@[IPv6:1::2::3]", false),
+        ("email", "joe.bloggs@[IPv6:12345::1]", false),
         ("email", "joe@-example.com", false),
         ("email", "joe@example..com", false),
         ("uuid", "123e4567-e89b-12d3-a456-426614174000", true),
@@ -537,6 +584,12 @@ struct JSONSchemaValidatorTests {
         ("uri", "http://exa mple.com", false),
         ("uri", "1http://example.com", false),
         ("uri", "http://example.com/%zz", false),
+        ("uri", "ldap://[2001:db8::7]/c=GB?objectClass?one", true),
+        ("uri", "http://user:pw%40x@example.com:8080/", true),
+        ("uri", "http://example.com:abc/path", false),
+        ("uri", "https://[@example.org/test.txt", false),
+        ("uri", "http:/[::1]", false),
+        ("uri", "http://x.test/a#b#c", false),
         ("ipv4", "192.168.0.1", true),
         ("ipv4", "0.0.0.0", true),
         ("ipv4", "256.1.1.1", false),
@@ -547,9 +600,41 @@ struct JSONSchemaValidatorTests {
     ])
     func formatIsAsserted(format: String, string: String, valid: Bool) throws {
         let schema = JSONSchema(location: SourceLocation(path: "t.yaml", line: 1, column: 1), format: format)
-        let found = JSONSchemaValidator(types: [:]).validate(.string(string), against: schema)
+        let found = JSONSchemaValidator(types: [:], formats: .enforce).validate(.string(string), against: schema)
         #expect(found.isEmpty == valid)
         #expect(found.allSatisfy { $0.rule == "format" })
+        // By default a format is a hint, as JSON Schema 2020-12 says: nothing fails.
+        #expect(JSONSchemaValidator(types: [:]).validate(.string(string), against: schema).isEmpty)
+    }
+
+    @Test func aFormatIsAHintUnlessTheWorkflowEnforcesIt() throws {
+        func workflow(_ validation: String) -> String {
+            """
+            flowrun: 1
+            \(validation)
+            types:
+              Event: { type: object, properties: { at: { type: string, format: date-time } } }
+            steps:
+              - id: s
+                request: { method: GET, path: "https://x.test/" }
+                response: { 200: Event }
+            """
+        }
+        let loose: JSONValue = ["at": "2024-05-01 12:30"]
+        for validation in ["", "validation: { formats: hint }"] {
+            let plan = try #require(WorkflowCompiler().check(yaml: workflow(validation), path: "t.yaml").plan)
+            #expect(plan.workflow.validation.formats == .hint)
+            #expect(plan.validator.validate(loose, against: try #require(plan.types["Event"])).isEmpty)
+        }
+        let plan = try #require(
+            WorkflowCompiler().check(yaml: workflow("validation: { formats: enforce }"), path: "t.yaml").plan)
+        #expect(plan.validator.validate(loose, against: try #require(plan.types["Event"])).map(\.description) == [
+            #"at /at: the string "2024-05-01 12:30" is not a valid date-time (RFC 3339, such as 2024-05-01T12:30:00Z)"#
+        ])
+        let result = WorkflowCompiler().check(yaml: workflow("validation: { formats: strict }"), path: "t.yaml")
+        #expect(result.diagnostics.map(\.description).contains {
+            $0.contains("t.yaml:2:24") && $0.contains("unknown value 'strict' for 'formats'; expected hint or enforce")
+        }, "\(result.diagnostics)")
     }
 
     // MARK: Limits

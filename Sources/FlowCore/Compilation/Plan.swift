@@ -29,7 +29,7 @@ public struct Plan: Sendable {
             self.types = types
             self.compensations = compensations
             self.warnings = warnings
-            self.validator = JSONSchemaValidator(types: types)
+            self.validator = JSONSchemaValidator(types: types, formats: workflow.validation.formats)
             let secretInputs = Plan.secretInputs(of: workflow, types: types)
             self.secretInputs = secretInputs
             self.secretVariables = Plan.secretVariables(of: workflow, secretInputs: secretInputs)

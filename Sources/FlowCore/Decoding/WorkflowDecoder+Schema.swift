@@ -79,11 +79,11 @@ extension WorkflowDecoder {
             maximum: fields["maximum"].flatMap { number($0, "'maximum'") },
             exclusiveMinimum: fields["exclusiveMinimum"].flatMap { number($0, "'exclusiveMinimum'") },
             exclusiveMaximum: fields["exclusiveMaximum"].flatMap { number($0, "'exclusiveMaximum'") },
-            minLength: fields["minLength"].flatMap { int($0, "'minLength'", in: 0...Int.max) },
-            maxLength: fields["maxLength"].flatMap { int($0, "'maxLength'", in: 0...Int.max) },
-            pattern: fields["pattern"].flatMap { string($0, "'pattern'")?.value },
-            minItems: fields["minItems"].flatMap { int($0, "'minItems'", in: 0...Int.max) },
-            maxItems: fields["maxItems"].flatMap { int($0, "'maxItems'", in: 0...Int.max) },
+            minLength: fields["minLength"].flatMap { count($0, "'minLength'") },
+            maxLength: fields["maxLength"].flatMap { count($0, "'maxLength'") },
+            pattern: fields["pattern"].flatMap { pattern($0) },
+            minItems: fields["minItems"].flatMap { count($0, "'minItems'") },
+            maxItems: fields["maxItems"].flatMap { count($0, "'maxItems'") },
             defaultValue: value("default"),
             description: fields["description"].flatMap { string($0, "'description'")?.value }
         )
@@ -93,6 +93,46 @@ extension WorkflowDecoder {
                 location: node.location, anyOf: [decoded, JSONSchema(location: node.location, types: [.null])])
         }
         return decoded
+    }
+
+    /// Decodes the `validation:` section.
+    mutating func validationSettings(_ node: YAMLNode) -> ValidationSettings {
+        var settings = ValidationSettings()
+        guard let fields = reader(node, "'validation'", ["formats"]), let formats = fields["formats"],
+            let text = string(formats, "'formats'")
+        else { return settings }
+        if let mode = ValidationSettings.FormatMode(rawValue: text.value) {
+            settings.formats = mode
+        } else {
+            report(.invalidValue, "unknown value '\(text.value)' for 'formats'; expected hint or enforce",
+                   formats)
+        }
+        return settings
+    }
+
+    /// Reads a length or item count: an integer ≥ 0, which JSON Schema also lets a schema write with a zero
+    /// fraction (`minLength: 2.0`).
+    private mutating func count(_ node: YAMLNode, _ what: String) -> Int? {
+        if case .double(let value)? = node.scalar?.value, value >= 0, value.rounded() == value,
+            value < 0x1p63
+        {
+            return Int(value)
+        }
+        return int(node, what, in: 0...Int.max)
+    }
+
+    /// Reads a `pattern` and compiles it now, so that an expression that cannot compile is an error of the file
+    /// (with its line and column) rather than a failure of every value checked against it at run time.
+    private mutating func pattern(_ node: YAMLNode) -> String? {
+        guard let text = string(node, "'pattern'")?.value else { return nil }
+        if case .invalid(let reason) = PatternCache.compile(text) {
+            report(.invalidValue,
+                   "the pattern '\(text)' is not a valid regular expression: \(reason) (patterns use ECMA-262 "
+                       + "syntax as Swift's Regex reads it; see the JSON Schema subset in docs/workflow-format.md)",
+                   node)
+            return nil
+        }
+        return text
     }
 
     private mutating func schemaList(_ node: YAMLNode?, _ what: String) -> [JSONSchema] {

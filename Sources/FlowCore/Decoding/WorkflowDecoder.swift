@@ -23,6 +23,7 @@ public struct WorkflowDecoder {
     static let topLevelKeys = [
         "flowrun", "name", "summary", "description", "inputs", "servers", "types", "vars", "interceptors",
         "policies", "defaults", "steps", "catch", "outputs", "deadline",
+        "validation",
     ]
 
     /// Creates a decoder.
@@ -68,6 +69,7 @@ public struct WorkflowDecoder {
         if let node = top["catch"] { workflow.catchRules = catchRules(node, context: "'catch'", stepScoped: false) }
         if let node = top["outputs"] { workflow.outputs = bindings(node, "'outputs'") }
         workflow.deadline = top["deadline"].flatMap { duration($0, "'deadline'") }
+        if let node = top["validation"] { workflow.validation = validationSettings(node) }
         return workflow
     }
 

@@ -6,12 +6,13 @@ extension JSONValue {
     /// comments, trailing commas, single quotes, `NaN` and `Infinity`, numbers
     /// with leading zeros or a bare `.`, unescaped control characters in
     /// strings, unpaired UTF-16 surrogates in `\u` escapes, invalid UTF-8, and
-    /// numbers too large for a `Double`. A leading UTF-8 byte order mark is
-    /// skipped, as RFC 8259 permits.
+    /// numbers with a fraction or exponent too large for a `Double`, and an object
+    /// with the same key twice (parsers disagree on which value such an object
+    /// holds). A leading UTF-8 byte order mark is skipped, as RFC 8259 permits.
     ///
     /// A number without a fraction or exponent becomes ``int(_:)`` when it fits
-    /// in an `Int`, and ``double(_:)`` otherwise. When an object has the same key
-    /// twice, the last value wins.
+    /// in an `Int`, and ``bigInteger(_:)``, its exact digits, otherwise; any other
+    /// number becomes ``double(_:)``.
     ///
     /// ```swift
     /// let value = try JSONValue(parsing: response.body)
@@ -48,9 +49,9 @@ private struct JSONParser {
     /// The elements of the arrays being parsed, innermost last; each array is built once at its `]` with its
     /// exact size, rather than grown element by element.
     private var elementStack: [JSONValue] = []
-    /// The members of the objects being parsed, innermost last; each dictionary is built once at its `}` with
-    /// its final capacity, so it is never rehashed while it grows.
-    private var memberStack: [(key: String, value: JSONValue)] = []
+    /// The members of the objects being parsed, innermost last, with the offset of each key; each dictionary is
+    /// built once at its `}` with its final capacity, so it is never rehashed while it grows.
+    private var memberStack: [(key: String, value: JSONValue, offset: Int)] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -162,6 +163,7 @@ private struct JSONParser {
                     ? "trailing comma in an object"
                     : "expected a string key in an object, found \(describe(at: index))")
             }
+            let keyOffset = index
             let key = try parseString()
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input inside an object") }
@@ -169,7 +171,7 @@ private struct JSONParser {
             index += 1
             skipWhitespace()
             let value = try parseValue(inside: "an object")
-            memberStack.append((key, value))
+            memberStack.append((key, value, keyOffset))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input inside an object") }
             switch bytes[index] {
@@ -180,7 +182,8 @@ private struct JSONParser {
                 index += 1
                 depth -= 1
                 var members: [String: JSONValue] = Dictionary(minimumCapacity: memberStack.count - start)
-                for (key, value) in memberStack[start...] { members[key] = value }  // The last duplicate wins.
+                for (key, value, _) in memberStack[start...] { members[key] = value }
+                if members.count < memberStack.count - start { try refuseDuplicateKey(from: start) }
                 memberStack.removeSubrange(start...)
                 return .object(members)
             default:
@@ -189,9 +192,28 @@ private struct JSONParser {
         }
     }
 
+    /// Throws for the first key of the object whose members start at `start` in ``memberStack`` that repeats an
+    /// earlier key: parsers disagree on which of the two values such an object holds, so it has none.
+    private mutating func refuseDuplicateKey(from start: Int) throws(JSONSyntaxError) {
+        var firstOffsets: [String: Int] = [:]
+        for (key, _, offset) in memberStack[start...] {
+            if let first = firstOffsets[key] {
+                let (line, column) = position(of: first)
+                index = offset
+                let shown = JSONValue.string(key.count > 40 ? String(key.prefix(40)) + "…" : key).serialized()
+                throw error(
+                    "duplicate key \(shown) in an object (first at line \(line), column \(column)); "
+                        + "which value such an object holds depends on the parser")
+            }
+            firstOffsets[key] = offset
+        }
+    }
+
     private mutating func enterContainer() throws(JSONSyntaxError) {
         depth += 1
-        if depth > maxDepth { throw error("arrays and objects are nested deeper than \(maxDepth) levels") }
+        if depth > maxDepth {
+            throw error("arrays and objects are nested deeper than \(maxDepth) levels, the nesting limit for JSON")
+        }
     }
 
     // MARK: Strings
@@ -366,13 +388,12 @@ private struct JSONParser {
             try digits("expected a digit in the exponent")
         }
         if isInteger && !overflow {
-            if !negative {
-                guard integer != .min else { return .double(-Double(integer)) }
-                return .int(-integer)
-            }
-            return .int(integer)
+            if negative { return .int(integer) }
+            if integer != .min { return .int(-integer) }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        // JSON integers have no size limit; one beyond 64 bits keeps its digits rather than being rounded.
+        if isInteger { return .bigInteger(text) }
         guard let double = Double(text), double.isFinite else {
             index = start
             throw error("the number \(text) is too large for a double")
@@ -401,9 +422,15 @@ private struct JSONParser {
 
     /// An error at `index`, with its line and column.
     private func error(_ message: String) -> JSONSyntaxError {
+        let (line, column) = position(of: index)
+        return JSONSyntaxError(message: message, offset: index, line: line, column: column)
+    }
+
+    /// The one-based line and column (in Unicode scalars) of a byte offset.
+    private func position(of offset: Int) -> (line: Int, column: Int) {
         var line = 1
         var column = 1
-        for byte in bytes[..<min(index, bytes.count)] {
+        for byte in bytes[..<min(offset, bytes.count)] {
             if byte == .newline {
                 line += 1
                 column = 1
@@ -412,7 +439,7 @@ private struct JSONParser {
                 column += 1
             }
         }
-        return JSONSyntaxError(message: message, offset: index, line: line, column: column)
+        return (line, column)
     }
 
     /// "'x'" for a printable ASCII byte, "U+XXXX" for another scalar, "byte 0xXX" otherwise; for messages.

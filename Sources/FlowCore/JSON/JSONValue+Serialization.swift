@@ -1,7 +1,7 @@
 extension JSONValue {
     /// The value as JSON text, with object keys sorted so equal values always print the same.
     ///
-    /// Integers print as written (`42`); doubles print in the shortest form that
+    /// Integers print as written (`42`, and the digits of a ``bigInteger(_:)``); doubles print in the shortest form that
     /// reads back as the same `Double`, always with a fraction or exponent
     /// (`2.5`, `1.0`, `1e+30`), so that parsing the output gives back
     /// ``double(_:)`` rather than ``int(_:)``. `NaN` and the infinities, which JSON
@@ -42,6 +42,8 @@ extension JSONValue {
             output.append(contentsOf: bool ? "true".utf8 : "false".utf8)
         case .int(let int):
             output.append(contentsOf: String(int).utf8)
+        case .bigInteger(let digits):
+            output.append(contentsOf: digits.utf8)
         case .double(let double):
             output.append(contentsOf: double.isFinite ? double.description.utf8 : "null".utf8)
         case .string(let string):

@@ -2,7 +2,9 @@
 ///
 /// Objects keep their keys in a dictionary; encoders sort the keys, so output
 /// is deterministic. Integers and floating-point numbers stay apart so that an
-/// `id: 42` is not printed as `42.0`.
+/// `id: 42` is not printed as `42.0`, and an integer too large for 64 bits
+/// keeps its digits, so an id such as `123456789012345678901234567890` passes
+/// through bindings unchanged rather than rounded to a `Double`.
 public enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
@@ -10,6 +12,13 @@ public enum JSONValue: Sendable, Hashable {
     case bool(Bool)
     /// A number without a fraction or exponent that fits in 64 bits.
     case int(Int)
+    /// A number without a fraction or exponent that does not fit in 64 bits, as its decimal digits (after a `-`
+    /// when negative), exactly as the JSON text wrote it.
+    ///
+    /// ``JSONValue/init(parsing:maxDepth:)`` makes one only outside the range of ``int(_:)``, so each integer
+    /// has one representation. It serializes to its digits, validates as an `integer`, and compares with
+    /// bounds and other numbers exactly.
+    case bigInteger(String)
     /// Any other number.
     case double(Double)
     /// A string.
@@ -24,7 +33,7 @@ public enum JSONValue: Sendable, Hashable {
         switch self {
         case .null: "null"
         case .bool: "boolean"
-        case .int: "integer"
+        case .int, .bigInteger: "integer"
         case .double(let d): d.rounded() == d && abs(d) < 9.0e15 ? "integer" : "number"
         case .string: "string"
         case .array: "array"
@@ -38,10 +47,11 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
-    /// The number as a `Double`, when the value is one.
+    /// The number as a `Double`, when the value is one; a ``bigInteger(_:)`` is rounded to the nearest `Double`.
     public var doubleValue: Double? {
         switch self {
         case .int(let i): Double(i)
+        case .bigInteger(let digits): Double(digits)
         case .double(let d): d
         default: nil
         }

@@ -37,6 +37,8 @@ public struct Workflow: Sendable {
     public var outputs: [Binding]
     /// The longest a whole run may take; when it passes, running steps are cancelled and the run fails.
     public var deadline: Located<Duration>?
+    /// How values are checked against their types: the `validation:` section.
+    public var validation = ValidationSettings()
 
     /// Creates an empty workflow for the file at `path`.
     /// - Parameter path: The path of the file.

@@ -1,8 +1,9 @@
-/// The `format` values the validator asserts, checked byte by byte on the string's UTF-8.
+/// The `format` values the validator can assert, checked byte by byte on the string's UTF-8.
 ///
-/// JSON Schema 2020-12 makes `format` an annotation unless a validator opts in; flowrun asserts the formats
-/// below, whose meaning is exact enough to reject data by. Every other format, and `password` (which marks a
-/// secret), is an annotation only. The checks scan UTF-8 by hand so that they allocate nothing.
+/// JSON Schema 2020-12 makes `format` an annotation unless a validator opts in; a workflow opts in with
+/// `validation: { formats: enforce }`, and then flowrun asserts the formats below, whose meaning is exact enough
+/// to reject data by. Every other format, and `password` (which marks a secret), stays an annotation. The checks
+/// scan UTF-8 by hand so that they allocate nothing.
 enum FormatChecker {
     /// What a format's failure message calls a valid value, or `nil` when flowrun does not assert the format.
     static func noun(for format: String) -> String? {
@@ -94,22 +95,49 @@ enum FormatChecker {
 
     // MARK: Identifiers and addresses
 
-    /// A simple email check: a dot-atom local part, `@`, and a host name of letters, digits and hyphens.
-    ///
-    /// Quoted local parts, IP-literal domains and internationalized addresses are rejected; they are legal but
-    /// rare enough in API data that a typo is the likelier explanation.
+    /// An RFC 5321 mailbox: a dot-atom or quoted-string local part (at most 64 bytes), `@`, and a host name or
+    /// an address literal (`[127.0.0.1]`, `[IPv6:::1]`). Internationalized addresses (`idn-email`) are not
+    /// `email`.
     static func isEmail(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), at > 0, at <= 64 else { return false }
-        var previous = UInt8(ascii: ".")
-        for byte in bytes[..<at] {
-            if byte == UInt8(ascii: ".") {
-                guard previous != UInt8(ascii: ".") else { return false }
-            } else if !isAtext(byte) {
-                return false
-            }
-            previous = byte
+        guard let at = localPartEnd(bytes), at > 0, at <= 64, at + 1 < bytes.count else { return false }
+        let domain = bytes[(at + 1)...]
+        guard domain.first == UInt8(ascii: "["), domain.last == UInt8(ascii: "]") else { return isHostName(domain) }
+        let literal = UnsafeBufferPointer(rebasing: domain.dropFirst().dropLast())
+        let ipv6Tag = Array("IPv6:".utf8)
+        if literal.starts(with: ipv6Tag) {
+            return isIPv6(UnsafeBufferPointer(rebasing: literal[(literal.startIndex + ipv6Tag.count)...]))
         }
-        return previous != UInt8(ascii: ".") && isHostName(bytes[(at + 1)...])
+        return isIPv4(literal)
+    }
+
+    /// Where the local part of an address ends (the index of its `@`), or `nil` when it is malformed.
+    static func localPartEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes.first == UInt8(ascii: "\"") else {
+            // A dot-atom: atext runs separated by single dots.
+            var previous = UInt8(ascii: ".")
+            for (index, byte) in bytes.enumerated() {
+                if byte == UInt8(ascii: "@") { return previous == UInt8(ascii: ".") ? nil : index }
+                if byte == UInt8(ascii: ".") {
+                    guard previous != UInt8(ascii: ".") else { return nil }
+                } else if !isAtext(byte) {
+                    return nil
+                }
+                previous = byte
+            }
+            return nil
+        }
+        // A quoted string: printable ASCII and spaces, with `\` quoting any printable character.
+        var index = 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                return index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "@") ? index + 1 : nil
+            }
+            if byte == UInt8(ascii: "\\") { index += 1 }
+            guard index < bytes.count, (0x20...0x7E).contains(bytes[index]) else { return nil }
+            index += 1
+        }
+        return nil
     }
 
     /// The characters RFC 5322 allows unquoted in the local part of an address, other than `.`.
@@ -156,8 +184,9 @@ enum FormatChecker {
         return true
     }
 
-    /// An RFC 3986 URI in the loose sense of "has a scheme": `scheme ":" rest`, where the rest holds only
-    /// printable ASCII that URIs allow, and every `%` starts a two-digit escape.
+    /// An RFC 3986 `URI`: a scheme, `:`, an optional `//authority` (userinfo, a host name, IPv4 or bracketed IPv6
+    /// address, and a numeric port), then a path, query and fragment of the characters URIs allow, where every `%`
+    /// starts a two-digit escape. Relative references (`/path`, `//host/path`) are not URIs.
     static func isURI(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, isLetter(bytes[0]) else { return false }
         for byte in bytes[1..<colon] {
@@ -166,24 +195,93 @@ enum FormatChecker {
             else { return false }
         }
         var index = colon + 1
+        if bytes.count - index >= 2, bytes[index] == UInt8(ascii: "/"), bytes[index + 1] == UInt8(ascii: "/") {
+            let start = index + 2
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "?"),
+                bytes[end] != UInt8(ascii: "#")
+            {
+                end += 1
+            }
+            guard isAuthority(bytes[start..<end]) else { return false }
+            index = end
+        }
+        var inFragment = false
         while index < bytes.count {
             let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "%"):
+            if byte == UInt8(ascii: "%") {
                 guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
                     return false
                 }
                 index += 3
                 continue
-            case UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "^"),
-                UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
+            }
+            if byte == UInt8(ascii: "#") {
+                guard !inFragment else { return false }
+                inFragment = true
+            } else if !(isPathCharacter(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?")) {
                 return false
-            default:
-                guard byte > 0x20, byte < 0x7F else { return false }
             }
             index += 1
         }
         return true
+    }
+
+    /// An RFC 3986 `authority`: `[userinfo "@"] host [":" port]`.
+    static func isAuthority(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        var hostStart = bytes.startIndex
+        if let at = bytes.lastIndex(of: UInt8(ascii: "@")) {
+            guard isEscapedRun(bytes[bytes.startIndex..<at], allowing: { isUnreservedOrSubDelim($0) || $0 == 0x3A })
+            else { return false }
+            hostStart = at + 1
+        }
+        var hostEnd = bytes.endIndex
+        if hostStart < bytes.endIndex, bytes[hostStart] == UInt8(ascii: "[") {
+            guard let close = bytes[hostStart...].firstIndex(of: UInt8(ascii: "]")),
+                isIPv6(UnsafeBufferPointer(rebasing: bytes[(hostStart + 1)..<close]))
+            else { return false }
+            hostEnd = close + 1
+            guard hostEnd == bytes.endIndex || bytes[hostEnd] == UInt8(ascii: ":") else { return false }
+        } else {
+            hostEnd = bytes[hostStart...].firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+            guard isEscapedRun(bytes[hostStart..<hostEnd], allowing: isUnreservedOrSubDelim) else { return false }
+        }
+        return bytes[hostEnd...].dropFirst().allSatisfy(isDigit)
+    }
+
+    /// Whether every byte is allowed by `allowed` or starts a `%XX` escape.
+    static func isEscapedRun(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, allowing allowed: (UInt8) -> Bool) -> Bool {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "%") {
+                guard index + 2 < bytes.endIndex, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
+                    return false
+                }
+                index += 3
+            } else {
+                guard allowed(bytes[index]) else { return false }
+                index += 1
+            }
+        }
+        return true
+    }
+
+    /// RFC 3986 `pchar` without `%`: unreserved characters, sub-delimiters, `:` and `@`.
+    static func isPathCharacter(_ byte: UInt8) -> Bool {
+        isUnreservedOrSubDelim(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
+    }
+
+    /// RFC 3986 `unreserved` (letters, digits, `-._~`) and `sub-delims` (`!$&'()*+,;=`).
+    static func isUnreservedOrSubDelim(_ byte: UInt8) -> Bool {
+        if isAlphanumeric(byte) { return true }
+        switch byte {
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"),
+            UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            return true
+        default:
+            return false
+        }
     }
 
     /// Four dot-separated decimal numbers from 0 to 255, without leading zeros.
@@ -208,6 +306,46 @@ enum FormatChecker {
             }
         }
         return parts == 3 && digits > 0
+    }
+
+    /// An RFC 4291 IPv6 address: eight groups of 1 to 4 hex digits, one `::` standing for one or more zero
+    /// groups, and optionally an IPv4 address in place of the last two groups.
+    static func isIPv6(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 2 else { return false }
+        var groups = 0
+        var compressed = false
+        var index = 0
+        if bytes[0] == UInt8(ascii: ":") {
+            guard bytes[1] == UInt8(ascii: ":") else { return false }
+            compressed = true
+            index = 2
+            if index == bytes.count { return true }
+        }
+        while index < bytes.count {
+            var end = index
+            while end < bytes.count, end - index < 5, isHexDigit(bytes[end]) { end += 1 }
+            if end < bytes.count, bytes[end] == UInt8(ascii: ".") {
+                // The rest is an embedded IPv4 address, worth two groups.
+                guard isIPv4(UnsafeBufferPointer(rebasing: bytes[index...])) else { return false }
+                groups += 2
+                break
+            }
+            guard end > index, end - index <= 4 else { return false }
+            groups += 1
+            index = end
+            guard index < bytes.count else { break }
+            guard bytes[index] == UInt8(ascii: ":") else { return false }
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
+                guard !compressed else { return false }
+                compressed = true
+                index += 1
+                if index == bytes.count { break }
+            } else if index == bytes.count {
+                return false
+            }
+        }
+        return compressed ? groups < 8 : groups == 8
     }
 
     // MARK: Bytes

@@ -14,9 +14,10 @@
 /// - `pattern`, an unanchored search with Swift's `Regex` configured to behave like ECMA-262 with the `u` flag
 ///   (ASCII `\d` and `\w`, matching by Unicode scalar). A pattern that does not compile fails every string it
 ///   is applied to, with a message that names it.
-/// - `format`: `date-time` (RFC 3339), `date`, `email` (a simple check), `uuid`, `uri` (one with a scheme)
-///   and `ipv4` are asserted; other formats are annotations. `password` marks a secret, whose value messages
-///   never quote.
+/// - `format` is an annotation, as JSON Schema 2020-12 says, unless the validator is created with
+///   `formats: .enforce`: then `date-time` (RFC 3339), `date`, `email` (RFC 5321 mailbox, quoted local parts
+///   and address literals included), `uuid`, `uri` (RFC 3986, with a scheme) and `ipv4` are asserted, and
+///   other formats stay annotations. `password` marks a secret in either mode: messages never quote its value.
 /// - `allOf`, `anyOf` and `oneOf` (exactly one branch must match).
 /// - `$ref` to a named type. Recursive types validate recursive data; a reference that comes back to the same
 ///   type without descending into the value (`A: { allOf: [A] }`) is reported as a `$ref` failure.
@@ -38,12 +39,18 @@ public struct JSONSchemaValidator: Sendable {
     let types: [String: JSONSchema]
     /// The compiled `pattern`s, shared by copies of this validator.
     let patterns = PatternCache()
+    /// Whether `format` fails strings that do not have it.
+    let formats: ValidationSettings.FormatMode
 
     /// Creates a validator for the types of one workflow.
     ///
-    /// - Parameter types: The workflow's named types by name, which `$ref`s and bare type names resolve to.
-    public init(types: [String: JSONSchema]) {
+    /// - Parameters:
+    ///   - types: The workflow's named types by name, which `$ref`s and bare type names resolve to.
+    ///   - formats: Whether `format` is a hint (the default) or enforced, as the workflow's
+    ///     `validation: { formats: }` says.
+    public init(types: [String: JSONSchema], formats: ValidationSettings.FormatMode = .hint) {
         self.types = types
+        self.formats = formats
     }
 
     /// Checks a value against a schema and returns how it fails to match.
@@ -59,7 +66,9 @@ public struct JSONSchemaValidator: Sendable {
     ///     Values below 1 are treated as 1.
     /// - Returns: The failures, empty when the value matches.
     public func validate(_ value: JSONValue, against schema: JSONSchema, maxFailures: Int = 20) -> [ValidationFailure] {
-        var walk = ValidationWalk(types: types, patterns: patterns, root: schema, limit: max(1, maxFailures))
+        var walk = ValidationWalk(
+            types: types, patterns: patterns, root: schema, limit: max(1, maxFailures),
+            enforcesFormats: formats == .enforce)
         walk.check(value, against: schema)
         return walk.failures
     }

@@ -61,6 +61,7 @@ extension ValidationWalk {
         case .null: return "null"
         case .bool(let b): return secret ? "a boolean" : String(b)
         case .int(let i): return secret ? "a number" : "the number \(i)"
+        case .bigInteger(let digits): return secret ? "a number" : "the number \(digits)"
         case .double(let d): return secret ? "a number" : "the number \(d)"
         case .string(let s): return secret ? "a string" : "the string \(quote(s))"
         case .array(let elements): return "an array of \(items(elements.count))"
@@ -118,6 +119,7 @@ extension ValidationWalk {
         case .null: "null"
         case .bool(let b): String(b)
         case .int(let i): String(i)
+        case .bigInteger(let digits): digits
         case .double(let d): "\(d)"
         case .string(let s): quote(s)
         case .array(let elements): "[" + elements.map(render).joined(separator: ", ") + "]"

@@ -37,6 +37,8 @@ struct ValidationWalk {
     let patterns: PatternCache
     /// The schema the whole value is checked against, from which secrets are looked up.
     let root: JSONSchema
+    /// Whether `format` fails strings that do not have it, rather than being a hint.
+    let enforcesFormats: Bool
     /// The current mode.
     var mode = Mode.collect
     /// How many failures `collect` records before stopping.
@@ -52,11 +54,12 @@ struct ValidationWalk {
     /// Where in ``refTrail`` the refs followed at the current position start.
     var trailStart = 0
 
-    init(types: [String: JSONSchema], patterns: PatternCache, root: JSONSchema, limit: Int) {
+    init(types: [String: JSONSchema], patterns: PatternCache, root: JSONSchema, limit: Int, enforcesFormats: Bool) {
         self.types = types
         self.patterns = patterns
         self.root = root
         self.limit = limit
+        self.enforcesFormats = enforcesFormats
     }
 
     /// Whether the walk can stop: a probe failed, or enough failures are collected.
@@ -95,7 +98,7 @@ struct ValidationWalk {
         }
         switch value {
         case .string(let string): checkString(string, value, schema)
-        case .int, .double: checkNumber(value, schema)
+        case .int, .bigInteger, .double: checkNumber(value, schema)
         case .array(let elements): checkArray(elements, schema)
         case .object(let members): checkObject(members, schema)
         case .null, .bool: break
@@ -115,7 +118,7 @@ struct ValidationWalk {
         return switch value {
         case .null: allows(.null)
         case .bool: allows(.boolean)
-        case .int: allows(.integer) || allows(.number)
+        case .int, .bigInteger: allows(.integer) || allows(.number)
         case .double(let d): allows(.number) || (allows(.integer) && d.isFinite && d.rounded() == d)
         case .string: allows(.string)
         case .array: allows(.array)
@@ -140,7 +143,7 @@ struct ValidationWalk {
         refTrail.removeLast()
     }
 
-    /// Checks `minLength`, `maxLength`, `pattern` and `format`.
+    /// Checks `minLength`, `maxLength`, `pattern` and, when enforced, `format`.
     mutating func checkString(_ string: String, _ value: JSONValue, _ schema: JSONSchema) {
         // `utf8.count` is O(1) and bounds the scalar count from above, so most lengths need no counting.
         if let minLength = schema.minLength, string.utf8.count < minLength || string.unicodeScalars.count < minLength {
@@ -174,7 +177,7 @@ struct ValidationWalk {
             }
             if isDone { return }
         }
-        if let format = schema.format, FormatChecker.check(string, format: format) == false {
+        if enforcesFormats, let format = schema.format, FormatChecker.check(string, format: format) == false {
             fail("format") { secret in
                 "\(Self.subject(value, secret: secret)) is not a valid \(FormatChecker.noun(for: format) ?? format)"
             }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import FlowCore
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 
@@ -35,6 +36,9 @@ struct FailureMapper {
     let timeout: Duration?
     /// The body size limit, for the message when it is exceeded.
     let maxResponseBodySize: Int
+    /// Whether the client limits a compressed body by its inflated size (``maxResponseBodySize``) rather than by
+    /// its compression ratio.
+    var limitsInflatedSize = false
 
     /// Maps `error`, thrown during `phase`, to a ``FlowError`` with the step, attempt and request set.
     func map(_ error: any Error, phase: Phase) -> FlowError {
@@ -107,12 +111,19 @@ struct FailureMapper {
             )
 
         case let error as NIOTooManyBytesError:
-            let size = error.maxBytes ?? maxResponseBodySize
-            return (
-                .transport,
-                "the response body is larger than \(size) bytes (the limit; raise it with "
-                    + "AsyncHTTPClientDispatcher.Configuration.maxResponseBodySize)"
-            )
+            return (.transport, Self.bodyTooLarge(error.maxBytes ?? maxResponseBodySize, inflated: false))
+
+        case NIOHTTPDecompression.DecompressionError.limit:
+            guard limitsInflatedSize else {
+                return (
+                    .transport,
+                    "the compressed response body inflates more than the HTTP client's decompression limit allows "
+                        + "(HTTPClient.shared refuses 25 times its compressed size; use "
+                        + "AsyncHTTPClientDispatcher.withDispatcher, which limits the inflated size to "
+                        + "maxResponseBodySize, or a client configured with decompression: .enabled(limit: .size(…)))"
+                )
+            }
+            return (.transport, Self.bodyTooLarge(maxResponseBodySize, inflated: true))
 
         case is ResponseBodyCollector.DeadlineExceeded:
             return (
@@ -157,6 +168,12 @@ struct FailureMapper {
             }
             return (.transport, "request to \(authority) failed: \(error)")
         }
+    }
+
+    /// The message for a body over the size limit; `inflated` when it was compressed and is too large inflated.
+    static func bodyTooLarge(_ size: Int, inflated: Bool) -> String {
+        "the response body is larger than \(size) bytes\(inflated ? " once decompressed" : "") (the response body "
+            + "size limit; raise it with AsyncHTTPClientDispatcher.Configuration.maxResponseBodySize)"
     }
 
     /// A message for a socket error, or `nil` when `error` is not one.
