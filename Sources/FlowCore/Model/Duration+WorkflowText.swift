@@ -5,6 +5,8 @@ extension Duration {
     /// form, so a figure can be compared with, or pasted into, the file.
     package var workflowText: String {
         let (seconds, attoseconds) = components
+        // Past ~292,000 years (products of saturated durations) sub-second digits say nothing and would overflow.
+        guard seconds < Int64.max / 1_000_000 else { return Self.wholeText(seconds) }
         let nanoseconds = attoseconds / 1_000_000_000
         guard nanoseconds % 1_000_000 == 0 else {
             // Sub-millisecond precision: durations written in `us`, or sums of them.
@@ -16,6 +18,27 @@ extension Duration {
         guard milliseconds % 1000 == 0 else {
             return milliseconds < 1000 ? "\(milliseconds)ms" : Self.decimal(milliseconds, scale: 1000) + "s"
         }
+        return Self.wholeText(seconds)
+    }
+
+    /// The duration for a human message, rounded to the millisecond (to the microsecond below one):
+    /// `4.95s`, `200ms`, `2m`, `150us`.
+    ///
+    /// Every message that names a measured or computed duration (a circuit
+    /// breaker's remaining break, a retry delay in the log) uses this form,
+    /// never `Duration`'s own `4.949823542 seconds`.
+    package var roundedText: String {
+        let (seconds, attoseconds) = components
+        guard seconds < Int64.max / 1_000_000 else { return Self.wholeText(seconds) }
+        let millisecond: Int64 = 1_000_000_000_000_000  // in attoseconds
+        let unit = seconds == 0 && attoseconds < millisecond ? millisecond / 1000 : millisecond
+        let units = (attoseconds + unit / 2) / unit
+        return (Duration.seconds(seconds) + Duration(secondsComponent: 0, attosecondsComponent: units * unit))
+            .workflowText
+    }
+
+    /// A whole number of seconds in the largest unit that divides it: `2h`, `90s`.
+    private static func wholeText(_ seconds: Int64) -> String {
         if seconds >= 3600, seconds % 3600 == 0 { return "\(seconds / 3600)h" }
         if seconds >= 60, seconds % 60 == 0 { return "\(seconds / 60)m" }
         return "\(seconds)s"
