@@ -36,6 +36,7 @@ struct FuzzHarness {
         var next = 0
         var crashes: [String: [Int]] = [:]
         var children = 0
+        var located = 0
         print("fuzzing for \(seconds) s with seed \(seed); inputs and crashes in \(output.path)")
         while Date() < deadline {
             children += 1
@@ -56,7 +57,8 @@ struct FuzzHarness {
             let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             child.waitUntilExit()
             if child.terminationReason == .exit, child.terminationStatus == 0,
-                let last = printed.split(separator: "\n").last, last.hasPrefix("next "), let end = Int(last.dropFirst(5))
+                let last = printed.split(separator: "\n").last, last.hasPrefix("next "),
+                let end = Int(last.dropFirst(5))
             {
                 next = end
                 continue
@@ -66,7 +68,13 @@ struct FuzzHarness {
             let saved = (try? Data(contentsOf: current)) ?? Data()
             let index = Self.executionIndex(in: saved) ?? next
             let stderr = (try? String(contentsOf: stderrPath, encoding: .utf8)) ?? ""
-            let signature = Self.signature(stderr: stderr, status: child.terminationStatus)
+            var signature = Self.signature(stderr: stderr, status: child.terminationStatus)
+            // The runtime's line names the conversion, not the caller: a replay with the backtracer finds the
+            // first frame in flowrun's sources. It takes a second or two, so only the first 100 are located.
+            if located < 100 {
+                located += 1
+                signature += try locate(executable: executable, index: index).map { " in \($0)" } ?? ""
+            }
             // Ten inputs per crash are plenty to reproduce and minimise it.
             if crashes[signature, default: []].count < 10 {
                 try saved.write(to: output.appendingPathComponent("crash-\(index).yaml"))
@@ -80,6 +88,29 @@ struct FuzzHarness {
         for (signature, indices) in crashes.sorted(by: { $0.key < $1.key }) {
             print("  \(indices.count)× \(signature)  (first: --replay \(indices[0]))")
         }
+    }
+
+    /// The first frame in flowrun's sources of execution `index`'s crash: `DurationParser.parse(_:)
+    /// (FlowCore/Decoding/DurationParser.swift:35)`.
+    private func locate(executable: String, index: Int) throws -> String? {
+        let trace = output.appendingPathComponent("replay.stderr")
+        _ = FileManager.default.createFile(atPath: trace.path, contents: nil)
+        let replay = Process()
+        replay.executableURL = URL(fileURLWithPath: executable)
+        replay.arguments = ["fuzz", "--seed", "\(seed)", "--replay", "\(index)"]
+        replay.environment = ProcessInfo.processInfo.environment.merging(
+            ["SWIFT_BACKTRACE": "enable=yes,interactive=no,color=no,symbolicate=full"]) { $1 }
+        replay.standardOutput = FileHandle.nullDevice
+        replay.standardError = try FileHandle(forWritingTo: trace)
+        try replay.run()
+        replay.waitUntilExit()
+        let lines = ((try? String(contentsOf: trace, encoding: .utf8)) ?? "").split(separator: "\n")
+        guard let frame = lines.first(where: { $0.contains("/Sources/") }),
+            let at = frame.range(of: "/Sources/"), let plus = frame.range(of: " + ")
+        else { return nil }
+        let function = frame[..<plus.lowerBound].split(separator: " ", maxSplits: 3).last.map(String.init) ?? ""
+        let place = frame[at.upperBound...].split(separator: ":").prefix(2).joined(separator: ":")
+        return "\(function) (\(place))"
     }
 
     /// The child: executions from `--from` until the epoch second `--until`, then `next <index>` on stdout.

@@ -14,12 +14,12 @@ struct FuzzMutator {
         "1e308", "1e309", "-1", "0", "-0", "0.0000001", ".nan", ".inf", "-.inf", "1e-320",
         "2562048h", "2562047h", "99999999999h", "1e300s", "9223372036854775807ms", "0.0000000001ms", "1e18us",
         "340282366920938463463374607431768211456", "100000000000000000000000000000000000000s",
-        "\"Fri, 31 Dec 9999 23:59:59 GMT\"", "1.5e10m", "-5s", "0s", "NaNs",
+        "\"Fri, 31 Dec 9999 23:59:59 GMT\"", "1.5e10m", "-5s", "0s", "NaNs", "40", "64", "100", "101", "1e10",
     ]
 
     /// Keys and fragments of the formats, so swaps and insertions reach deeper than random bytes.
     static let dictionary: [String] = [
-        "attempts", "delay", "backoff: exponential", "multiplier", "maxDelay", "jitter: full", "jitter: equal",
+        "attempts", "attempts: 100", "delay", "backoff: exponential", "multiplier: 1e300", "multiplier", "maxDelay", "jitter: full", "jitter: equal",
         "retryAfter: { max: 1h }", "timeout: { total: 30s }", "timeout: { attempt: 5s }", "deadline", "goto",
         "maxVisits", "on-error", "catch", "compensate", "on-demand: true", "idempotent: true", "idempotencyKey: true",
         "circuitBreaker: { failureRatio: 0.5, minimumThroughput: 1, window: 1s, breakDuration: 1s }",
@@ -131,7 +131,8 @@ struct FuzzMutator {
         if Bool.random(using: &random) {
             lines.remove(at: index)
         } else {
-            lines.insert(contentsOf: repeatElement(lines[index], count: Int.random(in: 1...50, using: &random)), at: index)
+            let count = Int.random(in: 1...50, using: &random)
+            lines.insert(contentsOf: repeatElement(lines[index], count: count), at: index)
         }
         bytes = Array(lines.joined(separator: [UInt8(ascii: "\n")]))
     }
@@ -159,9 +160,9 @@ struct FuzzMutator {
     private func replaceValue(
         with value: [UInt8], in bytes: inout [UInt8], _ random: inout WorkflowGenerator.SeededRandom
     ) {
-        let separator = Array(": ".utf8)
+        let (colon, space) = (UInt8(ascii: ":"), UInt8(ascii: " "))
         var candidates: [Int] = []
-        for index in 0..<max(0, bytes.count - 1) where bytes[index] == separator[0] && bytes[index + 1] == separator[1] {
+        for index in 0..<max(0, bytes.count - 1) where bytes[index] == colon && bytes[index + 1] == space {
             candidates.append(index + 2)
         }
         guard let start = candidates.randomElement(using: &random) else {
@@ -181,7 +182,9 @@ struct FuzzMutator {
         bytes.insert(contentsOf: value, at: Int.random(in: 0...bytes.count, using: &random))
     }
 
-    private func insertLine(_ line: [UInt8], into bytes: inout [UInt8], _ random: inout WorkflowGenerator.SeededRandom) {
+    private func insertLine(
+        _ line: [UInt8], into bytes: inout [UInt8], _ random: inout WorkflowGenerator.SeededRandom
+    ) {
         let starts = [0] + bytes.indices.filter { bytes[$0] == UInt8(ascii: "\n") }.map { $0 + 1 }
         let at = starts.randomElement(using: &random)!
         bytes.insert(contentsOf: line + [UInt8(ascii: "\n")], at: at)

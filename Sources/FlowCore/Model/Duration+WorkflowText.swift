@@ -3,10 +3,11 @@ extension Duration {
     ///
     /// Lint messages and `flowrun lint --explain` quote durations in this
     /// form, so a figure can be compared with, or pasted into, the file.
+    /// A duration that saturated at ``longest`` (a sum of huge backoff
+    /// delays) is `over 2562047h`.
     package var workflowText: String {
+        guard self < .longest else { return "over \(Duration.longest.components.seconds / 3600)h" }
         let (seconds, attoseconds) = components
-        // Past ~292,000 years (products of saturated durations) sub-second digits say nothing and would overflow.
-        guard seconds < Int64.max / 1_000_000 else { return Self.wholeText(seconds) }
         let nanoseconds = attoseconds / 1_000_000_000
         guard nanoseconds % 1_000_000 == 0 else {
             // Sub-millisecond precision: durations written in `us`, or sums of them.
@@ -28,8 +29,8 @@ extension Duration {
     /// breaker's remaining break, a retry delay in the log) uses this form,
     /// never `Duration`'s own `4.949823542 seconds`.
     package var roundedText: String {
+        guard self < .longest else { return workflowText }
         let (seconds, attoseconds) = components
-        guard seconds < Int64.max / 1_000_000 else { return Self.wholeText(seconds) }
         let millisecond: Int64 = 1_000_000_000_000_000  // in attoseconds
         let unit = seconds == 0 && attoseconds < millisecond ? millisecond / 1000 : millisecond
         let units = (attoseconds + unit / 2) / unit
