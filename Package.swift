@@ -108,6 +108,7 @@ let package = Package(
             dependencies: [
                 "FlowCore",
                 "FlowTesting",
+                "FlowTestServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),

@@ -6,6 +6,9 @@ import Foundation
 ///     swift build -c release --scratch-path .build-release --product flowrun
 ///     .build-release/release/flowrun-benchmarks lint | engine | http | scale
 ///
+/// `fuzz` is not a benchmark but shares the executable: `swift build --product flowrun-benchmarks`, then
+/// `.build/debug/flowrun-benchmarks fuzz --seconds 600 --seed 1` from the package root.
+///
 /// Each benchmark compares in one run and prints ratios, because the machines are shared and noisy.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -34,6 +37,12 @@ do {
         try await benchmark.run()
     case "scale":
         try await ScaleBenchmark().run()
+    case "fuzz" where arguments.contains("--replay"):
+        try FuzzHarness.replay(arguments: arguments)
+    case "fuzz":
+        try FuzzHarness(arguments: arguments).run(executable: CommandLine.arguments[0])
+    case "fuzz-child":
+        try FuzzHarness.runChild(arguments: arguments)
     case "http":
         var benchmark = HTTPBenchmark()
         if let runs = option("runs") { benchmark.runs = runs }
@@ -51,6 +60,7 @@ do {
                    flowrun-benchmarks engine banking [--profile-engine] [--runs N] [--rounds N]
                    flowrun-benchmarks http [--runs N] [--concurrency N] [--rounds N]
                    flowrun-benchmarks scale
+                   flowrun-benchmarks fuzz [--seconds N] [--seed S] [--out DIR] | fuzz --seed S --replay I
                    flowrun-benchmarks http --profile-engine [--without-timeouts] | --profile-hand-written [--runs N] [--rounds N]
 
               lint     generate 1,000 workflows; time `flowrun lint` on all of them (process start included),
@@ -71,6 +81,11 @@ do {
               test     500 generated test cases (5-step workflows with retries and a refresh) through
                        `flowrun test`
               soak     1,000 runs against seeded random faults over real sockets (--seed N)
+              fuzz     seeded mutations of the example workflows, mocks and tests and the test fixtures
+                       (byte flips, token swaps, huge numbers and durations, deep nesting, aliases) through
+                       the loader, decoders, compiler, policy analysis and graph rendering, in child processes
+                       that log each input first; prints executions and distinct crashes (default 60 s,
+                       seed 1, inputs in /tmp/flowrun-fuzz-<seed>); --replay I reruns execution I in-process
             """)
         exit(arguments.isEmpty ? 0 : 2)
     }

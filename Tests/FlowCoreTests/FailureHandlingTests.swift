@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import FlowCore
+import FlowTestServer
 import FlowTesting
 
 struct FailureHandlingTests {

@@ -146,12 +146,13 @@ struct PolicyAnalysisTests {
         #expect(step.duration == .atMost(.seconds(14)))
     }
 
-    @Test func anUncappedRetryAfterMakesTheDurationUnboundedWithoutATotalTimeout() throws {
+    @Test func aRetryAfterWithoutMaxCountsAtTheDefaultCap() throws {
         let step = try worstCase("a", in: oneStep(policy: """
             { timeout: { attempt: 2s }, retry: { when: { status: 429 }, attempts: 3 } }
             """))
-        #expect(step.retryDelays == nil)
-        #expect(step.duration == .unbounded(.retryAfter))
+        // Two waits of up to 5m each, and three attempts of 2s.
+        #expect(step.retryDelays == .seconds(600))
+        #expect(step.duration == .atMost(.seconds(606)))
         let capped = try worstCase("a", in: oneStep(policy: """
             { timeout: { attempt: 2s, total: 1m }, retry: { when: { status: 429 }, attempts: 3 } }
             """))

@@ -217,7 +217,7 @@ struct WorkflowCompilerTests {
     @Test func unusedDeclarationsAndUnreachableStepsAreWarnings() throws {
         let result = WorkflowCompiler().check(yaml: header + """
             types: { Unused: { type: string } }
-            policies: { idle: { retry: [{ attempts: 2 }] } }
+            policies: { idle: { timeout: { total: 10s }, retry: [{ attempts: 2 }] } }
             steps:
               - id: a
                 request: { method: GET, path: /a }

@@ -123,6 +123,37 @@ struct FailurePoliciesOverHTTPTests {
         #expect(gap < .seconds(5), "the engine waited \(gap): the server's value, not the cap")
     }
 
+    /// A server that asks for more seconds than any integer holds, over real sockets: with neither
+    /// `retryAfter.max` nor `timeout.total`, this once killed the process ("Not enough bits to represent the
+    /// passed value"). The wait saturates, the default cap (5m) bounds it, and the retry goes out. The engine
+    /// sleeps on a clock that records the wait and returns at once, so the test does not take five minutes.
+    @Test(arguments: [
+        ("Retry-After", "9223372036854775807"), ("Retry-After", "18446744073709551616"),
+        ("Retry-After", "Fri, 31 Dec 9999 23:59:59 GMT"), ("RateLimit-Reset", "18446744073709551616"),
+    ])
+    func aHugeServerWaitIsCappedAndTheRetryGoesOut(header: String, value: String) async throws {
+        let plan = try compile("""
+            policies:
+              limited: { retry: [{ when: { status: 429 }, attempts: 2 }] }
+            defaults: { server: api, policy: limited }
+            steps:
+              - id: limited
+                request: { method: GET, path: /limited }
+            """)
+        let script = FaultScript(["/limited": [.fail(429, headers: [(header, value)]), .ok()]])
+        let clock = ImmediateClock()
+        let report = try await withTestServer(script.handler) { server in
+            try await AsyncHTTPClientDispatcher.withDispatcher(insecure: false) { dispatcher in
+                let engine = Engine(dispatchers: DispatcherRegistry(["http": dispatcher]), clock: clock, logger: quiet)
+                return await engine.run(plan, inputs: [:], environment: ["API": server.baseURL])
+            }
+        }
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        #expect(report.steps.first?.attempts.map(\.status) == [429, 200])
+        #expect(report.steps.first?.attempts.first?.retryDelay == .seconds(300))
+        #expect(clock.sleeps == [.seconds(300)])
+    }
+
     /// A late head or a body that stops midway: the engine cancels the attempt at its limit (and the dispatcher
     /// relies on that cancellation for a body still arriving), then retries.
     @Test(arguments: [Fault.slow(.seconds(10), then: .ok(#"{"id":"late"}"#)), .stallMidBody])

@@ -121,6 +121,8 @@ struct MockStubsTests {
          "expected 'status' to be a status code such as 200, found the string 'ok'"),
         ("respond: { delay: 5 parsecs }", .invalidValue, 23, "invalid duration '5 parsecs'"),
         ("respond: { delay: 50 }", .typeMismatch, 23, "write a unit, such as 50ms or 2s"),
+        // About 292 years or more once crashed the parser (SIGILL).
+        ("respond: { delay: 2562048h }", .invalidValue, 23, "longer than 2562047h (about 292 years)"),
         ("respond: []", .invalidValue, 14, "'respond' of stub #1 needs at least one response"),
         ("respond: [ { status: 200 }, 404 ]", .typeMismatch, 33,
          "expected a response of stub #1 to be a mapping, found the integer 404"),

@@ -188,6 +188,9 @@ struct WorkflowTestFileTests {
     @Test func invalidDurationsAreReported() {
         expectProblem(oneCase("expect: { elapsed: 5 parsecs }"), .invalidValue,
                       line: 5, column: 24, containing: "invalid duration '5 parsecs'")
+        // About 292 years or more once crashed the parser (SIGILL).
+        expectProblem(oneCase("expect: { elapsed: 9999999999s }"), .invalidValue,
+                      line: 5, column: 24, containing: "longer than 2562047h (about 292 years)")
         expectProblem(oneCase("expect: { elapsed: 1.5 }"), .typeMismatch,
                       line: 5, column: 24, containing: "expected 'elapsed' to be a duration such as 1.4s")
         expectProblem(oneCase("expect: { elapsed: { min: 3s, max: 2s } }"),

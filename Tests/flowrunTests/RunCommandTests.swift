@@ -284,6 +284,32 @@ struct RunCommandTests {
             outcome, in: "user", attempt: 1,
             saying: "no mock stub matches GET /user; the closest is", "'users' (\(stubs):3:")
     }
+
+    @Test func theJSONReportSaysWhyAFailedAttemptWasNotRetried() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("post.yaml", """
+            flowrun: 1
+            servers: { api: "https://api.example.com" }
+            policies:
+              p: { timeout: { total: 10s }, retry: { when: { status: 503 }, attempts: 3 } }
+            defaults: { server: api, policy: p }
+            steps:
+              - { id: create, idempotent: false, request: { method: POST, path: /items } }
+            """)
+        try folder.write("post.mock.yaml", """
+            flowrun-mock: 1
+            stubs: [{ name: create, match: { method: POST, path: /items }, respond: { status: 503 } }]
+            """)
+        let outcome = try await FlowRunProcess.run(
+            ["run", "post.yaml", "--mock", "post.mock.yaml", "--format", "json"], in: folder.url)
+        #expect(outcome.status == 1)
+        let report = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+        let steps = report?["steps"] as? [[String: Any]]
+        let attempts = steps?.first?["attempts"] as? [[String: Any]]
+        #expect(attempts?.count == 1)
+        #expect(attempts?.first?["retryRefused"] as? String
+            == "POST is not idempotent; set 'idempotencyKey: true' or 'idempotent: true'")
+    }
 }
 
 // MARK: - Helpers

@@ -133,6 +133,14 @@ struct TestCommandTests {
         #expect(missing.status == 2)
     }
 
+    /// About 292 years or more once crashed the option's parser (SIGILL).
+    @Test func aWallTimeoutTooLongForTheClockIsAnArgumentError() async throws {
+        let folder = try folder(["a.test.yaml": tests])
+        let outcome = try await FlowRunProcess.run(["test", ".", "--wall-timeout", "2562048h"], in: folder.url)
+        #expect(outcome.status == 2, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stderr.contains("--wall-timeout: invalid duration '2562048h': longer than 2562047h"))
+    }
+
     @Test func filterSelectsCasesBySubstringOrRegex() async throws {
         let folder = try folder(["a.test.yaml": tests])
         let substring = try await FlowRunProcess.run(["test", ".", "--filter", "503"], in: folder.url)

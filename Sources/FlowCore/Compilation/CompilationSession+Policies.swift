@@ -83,7 +83,7 @@ extension CompilationSession {
     private mutating func checkSchedule(of rule: RetryRule, number: Int, in policy: Policy) {
         guard let total = policy.timeout?.total?.value, rule.attempts > 1 else { return }
         let delays = PolicyAnalysis.backoffDelays(of: rule)
-        let sum = delays.reduce(Duration.zero, +)
+        let sum = PolicyAnalysis.sumOf(delays)
         let name = "retry rule \(number) of policy '\(policy.name.value)'"
         if sum >= total {
             error(.invalidValue,
@@ -96,7 +96,7 @@ extension CompilationSession {
         }
         // An attempt timeout longer than the total is an error of its own.
         guard let attempt = policy.timeout?.attempt?.value, attempt <= total else { return }
-        let longest = attempt * rule.attempts + sum
+        let longest = attempt.saturatingMultiply(rule.attempts).saturatingAdd(sum)
         guard longest > total else { return }
         warning(.retryBudget,
                 "\(name) may not make all its \(rule.attempts) attempts: at the attempt timeout of "
@@ -114,10 +114,23 @@ extension CompilationSession {
     /// not retry (its retry budget) and the step fails with the server's status. A `max` shorter than `delay` is not reported: the
     /// engine waits the longer of the two, so such a `max` only means the
     /// backoff usually decides, which is a legitimate choice.
+    ///
+    /// Also warns when neither `timeout.total` nor `retryAfter.max` bounds the
+    /// wait: the server then decides each wait, up to the default cap.
     private mutating func checkRetryAfter(of rule: RetryRule, number: Int, in policy: Policy) {
-        guard let total = policy.timeout?.total?.value, let cap = rule.retryAfter.max, cap >= total,
-            rule.attempts > 1, PolicyAnalysis.mayHonourRetryAfter(rule)
-        else { return }
+        guard rule.attempts > 1, PolicyAnalysis.mayHonourRetryAfter(rule) else { return }
+        guard let total = policy.timeout?.total?.value else {
+            if rule.retryAfter.max == nil {
+                warning(.retryBudget,
+                        "retry rule \(number) of policy '\(policy.name.value)' waits as long as a server's Retry-After "
+                            + "asks, bounded by neither 'retryAfter.max' nor 'timeout.total': each retry may wait "
+                            + "up to the default cap of \(RetryRule.defaultRetryAfterMax.workflowText); set "
+                            + "'retryAfter.max' or 'timeout.total' (or 'retryAfter: { honor: false }')",
+                        at: rule.location)
+            }
+            return
+        }
+        guard let cap = rule.retryAfter.max, cap >= total else { return }
         warning(.retryBudget,
                 "retry rule \(number) of policy '\(policy.name.value)' accepts a Retry-After wait of up to "
                     + "\(cap.workflowText) ('retryAfter.max'), not less than the total timeout of "

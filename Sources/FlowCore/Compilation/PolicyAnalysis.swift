@@ -25,9 +25,10 @@
 ///   refresh runs inside the first), plus every retry delay at its maximum: the
 ///   backoff capped by `maxDelay`, jitter at its maximum (which is the computed
 ///   delay), and, for a rule that honours `Retry-After` and matches failures
-///   that carry a response, at least `retryAfter.max`. `timeout.total` caps the
-///   sum. Without `timeout.attempt` (or with an honoured `Retry-After` without
-///   `max`) only `timeout.total` bounds the step; without it, it is unbounded.
+///   that carry a response, at least `retryAfter.max` (5m when not set).
+///   `timeout.total` caps the sum. Without `timeout.attempt` only
+///   `timeout.total` bounds the step; without it, it is unbounded. Every sum
+///   saturates at `Duration.longest` (about 292 years).
 ///
 /// The figures are per run of a step. A catch rule's `goto` can run a step and
 /// the steps after it again, at most three times in all.
@@ -85,7 +86,8 @@ public struct PolicyAnalysis: Sendable {
         public var requestsPerAttempt: Int
         /// The most requests the step can send: ``attempts`` × ``requestsPerAttempt``.
         public var requests: Int { attempts * requestsPerAttempt }
-        /// The longest the retry delays can add up to; `nil` when an honoured `Retry-After` has no `max`.
+        /// The longest the retry delays can add up to, an honoured `Retry-After` at its cap (`retryAfter.max` or
+        /// ``RetryRule/defaultRetryAfterMax``); saturates at ``Swift/Duration/longest``.
         public var retryDelays: Duration?
         /// The longest the step can take.
         public var duration: DurationBound
@@ -168,7 +170,8 @@ public struct PolicyAnalysis: Sendable {
     public enum UnboundedReason: String, Sendable, Hashable, CaseIterable {
         /// The step's policy sets neither `timeout.attempt` nor `timeout.total` (or it has no policy).
         case noTimeout = "no-timeout"
-        /// A retry rule honours `Retry-After` without `retryAfter.max`, and there is no `timeout.total`.
+        /// A retry rule honours `Retry-After` without a cap. No longer produced: a rule without
+        /// `retryAfter.max` caps the wait at ``RetryRule/defaultRetryAfterMax``.
         case retryAfter = "retry-after"
     }
 }
@@ -216,23 +219,23 @@ extension PolicyAnalysis {
         var delays: Duration? = .zero
         if attemptsWithoutTotal > 1 {
             for rule in retrying {
-                guard let sum = longestDelays(of: rule).map({ $0.reduce(.zero, +) }) else {
+                guard let sum = longestDelays(of: rule).map(sumOf) else {
                     delays = nil
                     break
                 }
-                delays = delays.map { $0 + sum }
+                delays = delays.map { $0.saturatingAdd(sum) }
             }
         }
 
         let duration: DurationBound
         if let attempt = policy?.timeout?.attempt?.value, let delays {
-            let perAttempt = attempt * (refresh == nil ? 1 : 2)
-            let longest = perAttempt * attemptsWithoutTotal + delays
+            let perAttempt = attempt.saturatingMultiply(refresh == nil ? 1 : 2)
+            let longest = perAttempt.saturatingMultiply(attemptsWithoutTotal).saturatingAdd(delays)
             duration = total.map { longest > $0 ? .totalTimeout($0) : .atMost(longest) } ?? .atMost(longest)
         } else if let total {
             duration = .totalTimeout(total)
         } else {
-            duration = .unbounded(policy?.timeout?.attempt == nil ? .noTimeout : .retryAfter)
+            duration = .unbounded(.noTimeout)
         }
 
         return StepWorstCase(
@@ -258,7 +261,7 @@ extension PolicyAnalysis {
         var elapsed = Duration.zero
         var count = 0
         for delay in shortest {
-            elapsed += delay
+            elapsed = elapsed.saturatingAdd(delay)
             // An attempt that would start when the total timeout fires never starts.
             guard elapsed < total else { break }
             count += 1
@@ -285,12 +288,17 @@ extension PolicyAnalysis {
         }
     }
 
-    /// The longest delay before each retry of `rule`, counting a server's `Retry-After`; `nil` when unbounded.
+    /// The longest delay before each retry of `rule`, counting a server's `Retry-After` at the rule's cap
+    /// (`retryAfter.max` or its default).
     static func longestDelays(of rule: RetryRule) -> [Duration]? {
         let delays = backoffDelays(of: rule)
         guard mayHonourRetryAfter(rule) else { return delays }
-        guard let cap = rule.retryAfter.max else { return nil }
-        return delays.map { max($0, cap) }
+        return delays.map { max($0, rule.retryAfterCap) }
+    }
+
+    /// The sum of `delays`, saturating at ``Swift/Duration/longest``.
+    static func sumOf(_ delays: [Duration]) -> Duration {
+        delays.reduce(.zero) { $0.saturatingAdd($1) }
     }
 
     /// Whether `rule` honours `Retry-After` and matches failures that carry a response, which alone can carry one.

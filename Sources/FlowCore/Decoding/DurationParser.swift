@@ -7,7 +7,8 @@ package enum DurationParser {
 
     /// Parses `text` into a duration.
     /// - Parameter text: A number followed by `ms`, `s`, `m` or `h`.
-    /// - Returns: The duration, or a message saying what is wrong.
+    /// - Returns: The duration, or a message saying what is wrong; a duration longer than
+    ///   ``Duration/longest`` is refused.
     package static func parse(_ text: String) -> Result<Duration, DurationSyntaxError> {
         let trimmed = text.trimmingSpaces
         guard let unit = units.first(where: { trimmed.hasSuffix($0.suffix) }) else {
@@ -24,7 +25,14 @@ package enum DurationParser {
         guard value > 0 else {
             return .failure(DurationSyntaxError(message: "invalid duration '\(text)': a duration must be positive"))
         }
-        return .success(.nanoseconds(Int64((value * unit.nanoseconds).rounded())))
+        // 2^63 ns is the first value that does not fit; Int64(_:) would trap on it.
+        let nanoseconds = (value * unit.nanoseconds).rounded()
+        guard nanoseconds < 9_223_372_036_854_775_808.0 else {
+            return .failure(DurationSyntaxError(
+                message: "invalid duration '\(text)': longer than \(Duration.longest.components.seconds / 3600)h "
+                    + "(about 292 years), the longest duration flowrun accepts"))
+        }
+        return .success(.nanoseconds(Int64(nanoseconds)))
     }
 }
 

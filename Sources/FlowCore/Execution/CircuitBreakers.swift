@@ -60,7 +60,7 @@ final class CircuitBreakers: Sendable {
             case .open(let until):
                 let remaining = now.duration(to: until)
                 return "the circuit breaker for \(key) is open after \(breaker.lastOpening.failures) of "
-                    + "\(breaker.lastOpening.calls) calls failed; it lets a probe through in \(remaining)"
+                    + "\(breaker.lastOpening.calls) calls failed; it lets a probe through in \(remaining.roundedText)"
             case .halfOpen(true):
                 return "the circuit breaker for \(key) is half-open and its one probe is in flight"
             case .halfOpen(false):

@@ -26,12 +26,13 @@ struct RetryTracker {
         after error: FlowError, response: StepResponse?, request: StepRequest?, idempotent: Bool?,
         random: (Double) -> Double = { Double.random(in: 0...$0) }
     ) -> RetryDecision {
+        guard !rules.isEmpty else { return .fail(reason: "the step's policy has no retry rules") }
         guard let index = rules.firstIndex(where: { Self.matches($0.when, error) }) else {
             return .fail(reason: "no retry rule matches \(error.code)")
         }
         let rule = rules[index]
         guard retriesUsed[index] + 1 < rule.attempts else {
-            return .fail(reason: "the retry rule allows \(rule.attempts) attempts")
+            return .fail(reason: "retry rule \(index + 1) allows \(rule.attempts) attempts, all made")
         }
         let method = request?.method ?? "GET"
         if ["POST", "PATCH"].contains(method), idempotent != true, request?.headers["Idempotency-Key"] == nil {
@@ -41,17 +42,19 @@ struct RetryTracker {
         var delay = Self.backoff(rule, retry: retriesUsed[index])
         switch rule.jitter {
         case .none: break
-        case .full: delay = Self.seconds(random(delay.seconds))
-        case .equal: delay = delay / 2 + Self.seconds(random(delay.seconds / 2))
+        case .full: delay = .saturating(seconds: random(delay.seconds))
+        case .equal: delay = delay / 2 + .saturating(seconds: random(delay.seconds / 2))
         }
         if rule.retryAfter.honor, let response, let asked = RetryAfter.delay(in: response.headers) {
-            let capped = rule.retryAfter.max.map { min(asked, $0) } ?? asked
-            delay = max(delay, capped)
+            delay = max(delay, min(asked, rule.retryAfterCap))
         }
         return .retry(after: delay)
     }
 
     /// The delay before the `retry`-th retry, before jitter: constant, linear or exponential, capped by `maxDelay`.
+    ///
+    /// It saturates at ``Swift/Duration/longest``: 40 exponential retries from 200ms ask for more nanoseconds
+    /// than an `Int64` holds.
     static func backoff(_ rule: RetryRule, retry: Int) -> Duration {
         let base = rule.delay.seconds
         let raw: Double = switch rule.backoff {
@@ -60,7 +63,7 @@ struct RetryTracker {
         case .exponential: base * pow(rule.multiplier, retry - 1)
         }
         let capped = rule.maxDelay.map { min(raw, $0.seconds) } ?? raw
-        return seconds(capped)
+        return .saturating(seconds: capped)
     }
 
     static func matches(_ when: ErrorMatcher, _ error: FlowError) -> Bool {
@@ -84,15 +87,21 @@ struct RetryTracker {
         kind == code.name || code.name.hasPrefix(kind + ".")
     }
 
-    static func seconds(_ value: Double) -> Duration {
-        .nanoseconds(Int64((max(0, value) * 1e9).rounded()))
-    }
-
     private static func pow(_ base: Double, _ exponent: Int) -> Double {
         var result = 1.0
         for _ in 0..<max(0, exponent) { result *= base }
         return result
     }
+}
+
+extension RetryRule {
+    /// The longest `Retry-After` wait a rule accepts when it sets no `retryAfter.max`.
+    ///
+    /// A server's wait is always capped: without it one `Retry-After: 3000000000` would park a step for a century.
+    public static let defaultRetryAfterMax = Duration.seconds(300)
+
+    /// The longest `Retry-After` wait the rule accepts: `retryAfter.max`, or ``defaultRetryAfterMax``.
+    public var retryAfterCap: Duration { retryAfter.max ?? Self.defaultRetryAfterMax }
 }
 
 extension Duration {

@@ -83,6 +83,9 @@ public struct AttemptReport: Sendable {
     public var error: FlowError?
     /// The delay before the next attempt, when one followed.
     public var retryDelay: Duration?
+    /// Why no attempt followed this failed one, when none did: the retry rules' or the retry budget's reason,
+    /// such as "POST is not idempotent; set 'idempotencyKey: true' or 'idempotent: true'".
+    public var retryRefused: String?
     /// When the first response of the attempt asked for new credentials: that response's status and the
     /// refresh it led to. The attempt's ``status`` is then the replay's.
     public var refresh: RefreshExchange?

@@ -137,20 +137,30 @@ struct StepRunner: Sendable {
                 let decision = tracker.decide(
                     after: error, response: outcome.response, request: outcome.request,
                     idempotent: planned.step.idempotent, random: jitter)
-                guard case .retry(let delay) = decision else {
-                    log.append(attemptReport)
-                    return .failure(error)
-                }
-                // Start no retry that would end after the total timeout: it could only be cut off.
-                if let deadline {
-                    let worstEnd = clock.now.advanced(by: delay + (planned.policy?.timeout?.attempt?.value ?? .zero))
-                    if worstEnd > deadline {
-                        log.append(attemptReport)
-                        logger.info(
-                            "not retrying: the retry would end after the total timeout",
-                            metadata: ["step": "\(planned.id)", "attempt": "\(number)"])
-                        return .failure(error)
+                var refusal: String?
+                switch decision {
+                case .fail(let reason):
+                    refusal = reason
+                case .retry(let delay):
+                    // Start no retry that would end after the total timeout: it could only be cut off.
+                    let attemptLimit = planned.policy?.timeout?.attempt?.value ?? .zero
+                    if let deadline, let total = planned.policy?.timeout?.total?.value,
+                        clock.now.advanced(by: delay.saturatingAdd(attemptLimit)) > deadline
+                    {
+                        refusal = "a retry after \(delay.roundedText) could end after the total timeout of "
+                            + total.workflowText
                     }
+                }
+                guard case .retry(let delay) = decision, refusal == nil else {
+                    // A step without retry rules was never going to retry: that is no news for the report or log.
+                    let retries = !tracker.rules.isEmpty
+                    attemptReport.retryRefused = retries ? refusal : nil
+                    log.append(attemptReport)
+                    logger.log(
+                        level: retries ? .info : .debug, "not retrying",
+                        metadata: ["step": "\(planned.id)", "attempt": "\(number)", "reason": "\(refusal ?? "")",
+                                   "error": "\(error.code)"])
+                    return .failure(error)
                 }
                 attemptReport.retryDelay = delay
                 log.append(attemptReport)
@@ -163,7 +173,7 @@ struct StepRunner: Sendable {
                     ]))
                 logger.info(
                     "retrying after failure",
-                    metadata: ["step": "\(planned.id)", "attempt": "\(number)", "delay": "\(delay)",
+                    metadata: ["step": "\(planned.id)", "attempt": "\(number)", "delay": "\(delay.roundedText)",
                                "error": "\(error.code)"])
                 do {
                     try await clock.sleep(for: delay)

@@ -3,7 +3,10 @@ extension Duration {
     ///
     /// Lint messages and `flowrun lint --explain` quote durations in this
     /// form, so a figure can be compared with, or pasted into, the file.
+    /// A duration that saturated at ``longest`` (a sum of huge backoff
+    /// delays) is `over 2562047h`.
     package var workflowText: String {
+        guard self < .longest else { return "over \(Duration.longest.components.seconds / 3600)h" }
         let (seconds, attoseconds) = components
         let nanoseconds = attoseconds / 1_000_000_000
         guard nanoseconds % 1_000_000 == 0 else {
@@ -16,6 +19,27 @@ extension Duration {
         guard milliseconds % 1000 == 0 else {
             return milliseconds < 1000 ? "\(milliseconds)ms" : Self.decimal(milliseconds, scale: 1000) + "s"
         }
+        return Self.wholeText(seconds)
+    }
+
+    /// The duration for a human message, rounded to the millisecond (to the microsecond below one):
+    /// `4.95s`, `200ms`, `2m`, `150us`.
+    ///
+    /// Every message that names a measured or computed duration (a circuit
+    /// breaker's remaining break, a retry delay in the log) uses this form,
+    /// never `Duration`'s own `4.949823542 seconds`.
+    package var roundedText: String {
+        guard self < .longest else { return workflowText }
+        let (seconds, attoseconds) = components
+        let millisecond: Int64 = 1_000_000_000_000_000  // in attoseconds
+        let unit = seconds == 0 && attoseconds < millisecond ? millisecond / 1000 : millisecond
+        let units = (attoseconds + unit / 2) / unit
+        return (Duration.seconds(seconds) + Duration(secondsComponent: 0, attosecondsComponent: units * unit))
+            .workflowText
+    }
+
+    /// A whole number of seconds in the largest unit that divides it: `2h`, `90s`.
+    private static func wholeText(_ seconds: Int64) -> String {
         if seconds >= 3600, seconds % 3600 == 0 { return "\(seconds / 3600)h" }
         if seconds >= 60, seconds % 60 == 0 { return "\(seconds / 60)m" }
         return "\(seconds)s"

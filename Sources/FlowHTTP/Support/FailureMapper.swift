@@ -212,19 +212,8 @@ struct FailureMapper {
         return description[start..<end].split(separator: ":").last.map(String.init) ?? description
     }
 
-    /// A duration as workflow files write it: `250ms`, `2s`, `1.5s`, `2m`, `1h`.
+    /// A duration as workflow files write it, rounded to the millisecond: `250ms`, `2s`, `1.5s`, `2m`, `1h`.
     static func text(for duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        guard milliseconds % 1000 != 0 else {
-            if seconds >= 3600, seconds % 3600 == 0 { return "\(seconds / 3600)h" }
-            if seconds >= 60, seconds % 60 == 0 { return "\(seconds / 60)m" }
-            return "\(seconds)s"
-        }
-        guard milliseconds >= 1000 else { return "\(milliseconds)ms" }
-        var fraction = String(milliseconds % 1000)
-        fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
-        while fraction.last == "0" { fraction.removeLast() }
-        return "\(milliseconds / 1000).\(fraction)s"
+        duration.roundedText
     }
 }

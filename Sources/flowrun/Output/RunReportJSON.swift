@@ -33,6 +33,7 @@ enum RunReportJSON {
                 ]
                 if let status = attempt.status { entry["status"] = .int(status) }
                 if let delay = attempt.retryDelay { entry["retryDelayMs"] = .int(delay.milliseconds) }
+                if let reason = attempt.retryRefused { entry["retryRefused"] = .string(reason) }
                 if let refresh = attempt.refresh {
                     entry["refresh"] = [
                         "status": .int(refresh.status), "step": .string(refresh.refreshStep),

@@ -1,5 +1,6 @@
 import Synchronization
 @testable import FlowCore
+import FlowTestServer
 import Logging
 
 /// A dispatcher whose answers a test gives as a closure, recording every request it receives.
@@ -41,31 +42,8 @@ func json(_ status: Int, _ body: String, headers: HeaderFields = [:]) -> StepRes
     return StepResponse(status: status, headers: headers, body: Array(body.utf8))
 }
 
-/// A clock whose sleeps return at once, advancing its time; it records every sleep.
-///
-/// Retry delays can then be asserted exactly without waiting for them.
-final class ImmediateClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
-
-    private let state = Mutex<(now: Instant, sleeps: [Duration])>((Instant(offset: .zero), []))
-
-    var now: Instant { state.withLock { $0.now } }
-    var minimumResolution: Duration { .zero }
-    var sleeps: [Duration] { state.withLock { $0.sleeps } }
-
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        try Task.checkCancellation()
-        state.withLock { state in
-            state.sleeps.append(state.now.duration(to: deadline))
-            if deadline > state.now { state.now = deadline }
-        }
-    }
-}
+/// The clock whose sleeps return at once, shared with the HTTP tests.
+typealias ImmediateClock = FlowTestServer.ImmediateClock
 
 /// The head of a workflow with one server, `api`, at `https://api.test`; the test's text starts at line 4.
 let apiServer = """
