@@ -91,15 +91,45 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
     ///   ``FlowError/Code/attemptTimeout`` when it did not arrive in time, and
     ///   ``FlowError/Code/cancelled`` when the task was cancelled.
     public func dispatch(_ request: StepRequest, context: StepContext) async throws -> StepResponse {
-        let target = RequestTarget(request)
         let timeout = (context.attemptTimeout ?? configuration.defaultTimeout).map(RequestDeadline.clamped)
-        let failures = FailureMapper(
-            target: target,
-            context: context,
-            timeout: timeout,
-            maxResponseBodySize: configuration.maxResponseBodySize
-        )
+        let deadline = RequestDeadline(timeout: timeout)
+        var current = request
+        var redirects: [StepResponse.Redirect] = []
+        var visited: Set<String> = [request.url]
+        while true {
+            let target = RequestTarget(current)
+            let failures = FailureMapper(
+                target: target, context: context, timeout: timeout,
+                maxResponseBodySize: configuration.maxResponseBodySize)
+            var response = try await send(
+                current, target: target, deadline: deadline, failures: failures, context: context)
+            guard
+                let next = try nextHop(
+                    after: response, of: current, target: target, failures: failures, context: context)
+            else {
+                response.redirects = redirects
+                return response
+            }
+            guard redirects.count < configuration.maxRedirects else {
+                throw failures.map(
+                    FlowError(
+                        .transport,
+                        "the server redirected more than \(configuration.maxRedirects) times (the redirect limit)"),
+                    phase: .waitingForHead)
+            }
+            guard visited.insert(next.url).inserted else {
+                throw failures.map(FlowError(.transport, "the server's redirects form a cycle"), phase: .waitingForHead)
+            }
+            redirects.append(StepResponse.Redirect(status: response.status, url: next.url))
+            current = next
+        }
+    }
 
+    /// Sends one request — one hop — and reads its whole response.
+    private func send(
+        _ request: StepRequest, target: RequestTarget, deadline: RequestDeadline, failures: FailureMapper,
+        context: StepContext
+    ) async throws -> StepResponse {
         // Everything that can be refused without the network is refused here, so a header holding
         // an injected line never reaches a socket.
         do {
@@ -109,8 +139,8 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
             throw failures.map(error, phase: .beforeSending)
         }
 
-        let deadline = RequestDeadline(timeout: timeout)
-        context.logger.debug("sending request", metadata: ["http.request": "\(target.description)"])
+        context.logger.debug(
+            "sending request", metadata: ["http.request": "\(target.description(redactedBy: context.redactor))"])
 
         let response: HTTPClientResponse
         do {

@@ -79,4 +79,47 @@ struct RedactionTests {
         #expect(ASCIISearch.contains(character, in: text) == expected)
         #expect(text.contains(Character(character)) == expected)
     }
+
+    /// Issue 9 item 1: FlowCore and FlowHTTP had two URL redactors with different rules; one rule set now.
+    @Test(arguments: [
+        ("https://h/x?design=d&author=a&signal=s", "https://h/x?design=d&author=a&signal=s"),
+        ("https://h/x?sig=1&x-sig=2&auth=3&OAuth_Token=4", "https://h/x?sig=***&x-sig=***&auth=***&OAuth_Token=***"),
+        (
+            "https://h/x?Client_Secret=c&PASSWORD=p&X-Amz-Signature=s",
+            "https://h/x?Client_Secret=***&PASSWORD=***&X-Amz-Signature=***"
+        ),
+    ])
+    func oneSetOfURLRules(url: String, expected: String) {
+        #expect(URLRedaction.redact(url) == expected)
+        #expect(SecretRedactor().redact(url: url) == expected)
+    }
+
+    /// Issue 9 item 1: a key in a parameter with an ordinary name stays in the URL, its value redacted.
+    @Test func aSecretInAnOrdinaryQueryParameterIsRedactedInPlace() {
+        let redactor = SecretRedactor()
+        redactor.add("weather key/1")
+        #expect(redactor.redact(url: "https://h/w?q=Oslo&appid=weather%20key%2F1") == "https://h/w?q=Oslo&appid=***")
+        #expect(redactor.redact(url: "https://u:p@h/w?appid=weather%20key%2F1") == "https://***@h/w?appid=***")
+    }
+
+    /// Issue 9 item 4c: the forms a server echoes a secret in are redacted too.
+    @Test func encodedFormsOfASecretAreRedacted() {
+        let redactor = SecretRedactor()
+        let secret = "s3cr\"t/with+plus?"
+        redactor.add(.string(secret))
+        let base64 = "czNjciJ0L3dpdGgrcGx1cz8="
+        for form in [
+            secret, "s3cr%22t%2Fwith%2Bplus%3F", #"s3cr\"t/with+plus?"#, #"s3cr\"t\/with+plus?"#, base64,
+            String(base64.dropLast()), "czNjciJ0L3dpdGgrcGx1cz8",
+        ] {
+            #expect(redactor.redact("before \(form) after") == "before *** after", "\(form)")
+        }
+        #expect(redactor.redact(JSONValue.string(#"{"echo":"s3cr\"t/with+plus?"}"#)) == #"{"echo":"***"}"#)
+    }
+
+    @Test func urlSafeBase64IsRedacted() {
+        let redactor = SecretRedactor()
+        redactor.add("??>>??>>")  // Base64 `Pz8+Pj8/Pj4=`, URL-safe `Pz8-Pj8_Pj4`.
+        #expect(redactor.redact("a Pz8+Pj8/Pj4= b Pz8-Pj8_Pj4 c") == "a *** b *** c")
+    }
 }
