@@ -4,9 +4,9 @@ import Logging
 extension AsyncHTTPClientDispatcher {
     /// What the dispatcher does with a redirect to another origin: another scheme, host or port.
     public enum CrossOriginRedirects: Sendable {
-        /// Follow it without the header fields that interceptors added (``StepContext/interceptorHeaderNames``:
-        /// credentials, API keys, signatures) and without `Authorization`, `Proxy-Authorization` and `Cookie`,
-        /// as curl does.
+        /// Follow it without the header fields that interceptors added
+        /// (``StepContext/interceptorHeaderNames(in:)``: credentials, API keys, signatures) and without
+        /// `Authorization`, `Proxy-Authorization` and `Cookie`, as curl does.
         case withoutCredentials
         /// Refuse it: the attempt fails with ``FlowError/Code/transport``.
         case refuse
@@ -48,9 +48,8 @@ extension AsyncHTTPClientDispatcher {
                         "refused to follow a redirect (status \(response.status)) to another origin: \(description)"),
                     phase: .waitingForHead)
             case .withoutCredentials:
-                for name in context.interceptorHeaderNames + ["Authorization", "Proxy-Authorization", "Cookie"] {
-                    next.headers.remove(name)
-                }
+                let credentials = ["Authorization", "Proxy-Authorization", "Cookie"]
+                for name in context.interceptorHeaderNames(in: request) + credentials { next.headers.remove(name) }
             }
         }
         context.logger.debug(

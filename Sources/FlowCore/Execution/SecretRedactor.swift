@@ -22,9 +22,15 @@ public final class SecretRedactor: Sendable {
 
     /// The secrets and their encoded forms, longest first so that a secret's prefix never leaks.
     private let secrets: Mutex<[String]>
+    /// The secrets as added, so that adding a known one again (an interceptor does at every request) costs a
+    /// lookup, not the encodings.
+    private let added: Mutex<Set<String>>
 
     /// Creates a redactor that knows no literal secret yet.
-    public init() { secrets = Mutex([]) }
+    public init() {
+        secrets = Mutex([])
+        added = Mutex([])
+    }
 
     /// Adds the strings inside `value`, and their encoded forms, as secrets.
     ///
@@ -33,12 +39,13 @@ public final class SecretRedactor: Sendable {
     public func add(_ value: JSONValue) {
         switch value {
         case .string(let text) where Self.isLongEnough(text):
+            guard added.withLock({ $0.insert(text).inserted }) else { return }
             let forms = Self.encodedForms(of: text)
             secrets.withLock { list in
                 let missing = forms.filter { !list.contains($0) }
                 if missing.isEmpty { return }
                 list.append(contentsOf: missing)
-                list.sort { $0.count > $1.count }
+                list.sort { $0.utf8.count > $1.utf8.count }
             }
         case .array(let elements): elements.forEach(add)
         case .object(let members): members.values.forEach(add)
@@ -54,17 +61,30 @@ public final class SecretRedactor: Sendable {
         func insert(_ form: String) {
             if Self.isLongEnough(form) && !forms.contains(form) { forms.append(form) }
         }
-        insert(URLEncoding.percentEncodeQueryComponent(text))
-        insert(URLEncoding.percentEncodePathSegment(text))
-        insert(String(URLEncoding.formURLEncode([("", text)]).dropFirst()))
-        let escaped = JSONValue.string(text).serialized().dropFirst().dropLast()
-        insert(String(escaped))
-        insert(String(escaped).replacing("/", with: "\\/"))
+        // Letters, digits, `-`, `.` and `_` (most tokens) are the same in every encoding but base64.
+        let plain = !ASCIISearch.containsByte(in: text) { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+                false
+            default: true
+            }
+        }
+        if !plain {
+            insert(URLEncoding.percentEncodeQueryComponent(text))
+            insert(URLEncoding.percentEncodePathSegment(text))
+            insert(String(URLEncoding.formURLEncode([("", text)]).dropFirst()))
+            let escaped = JSONValue.string(text).serialized().dropFirst().dropLast()
+            insert(String(escaped))
+            insert(String(escaped).replacing("/", with: "\\/"))
+        }
         let base64 = Base64.encode(Array(text.utf8))
-        insert(base64)
+        insert(base64)  // Longer than the unpadded form, so replaced first: no stray `=` is left.
         let unpadded = base64.prefix { $0 != "=" }
         insert(String(unpadded))
-        insert(String(unpadded).replacing("+", with: "-").replacing("/", with: "_"))
+        if unpadded.contains(where: { $0 == "+" || $0 == "/" }) {
+            insert(String(unpadded).replacing("+", with: "-").replacing("/", with: "_"))
+        }
         return forms
     }
 

@@ -287,9 +287,7 @@ struct StepRunner: Sendable {
         var next: @Sendable (StepRequest, StepContext) async throws -> StepResponse = { request, context in
             sent.record(request)
             var context = context
-            if !interceptors.isEmpty {
-                context.interceptorHeaderNames = request.headers.namesAddedOrChanged(since: built)
-            }
+            if !interceptors.isEmpty { context.headersBeforeInterceptors = built }
             do {
                 return try await dispatcher.dispatch(request, context: context)
             } catch let error as FlowError {

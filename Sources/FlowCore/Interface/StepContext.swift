@@ -21,10 +21,18 @@ public struct StepContext: Sendable {
     /// a message or an error. The engine sets the run's redactor; a context created directly has one
     /// that knows no secret yet and redacts only credential-shaped URL parts.
     public var redactor: SecretRedactor
-    /// The names of the header fields that the step's interceptors added or changed: credentials,
-    /// signatures, custom auth headers. A dispatcher that follows a redirect to another origin (another
-    /// scheme, host or port) must not send them there. The engine sets it; it is empty otherwise.
-    public var interceptorHeaderNames: [String] = []
+    /// The header fields of the request before the step's interceptors ran; the engine sets them.
+    public var headersBeforeInterceptors: HeaderFields?
+
+    /// The names of the header fields of `request` that the step's interceptors added or changed:
+    /// credentials, signatures, custom auth headers. A dispatcher that follows a redirect to another origin
+    /// (another scheme, host or port) must not send them there. Empty when the engine did not say.
+    ///
+    /// Worked out when asked, so a request that is not redirected pays nothing for it.
+    /// - Parameter request: The request as the dispatcher received it.
+    public func interceptorHeaderNames(in request: StepRequest) -> [String] {
+        headersBeforeInterceptors.map { request.headers.namesAddedOrChanged(since: $0) } ?? []
+    }
 
     /// Creates a context.
     /// - Parameters:
