@@ -86,4 +86,33 @@ struct RunSecretsTests {
             }
         }
     }
+
+    /// Issue 9 item 4a through the binary: the human, JSON and JUnit reports list every hop of a redirect.
+    @Test func everyReportListsTheHopsOfARedirect() async throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("secrets.yaml", workflow)
+        try await withTestServer(echo) { other in
+            try await withTestServer({ _ in .redirect(to: other.baseURL + "/ok", status: 307) }) { first in
+                let environment = ["API": first.baseURL, "KEY": key]
+                let arguments = ["run", path, "--input", "token=tok-secret-4567", "--input", "where=hop"]
+                let junitPath = folder.url.appendingPathComponent("junit.xml").path
+                let human = try await FlowRunProcess.run(
+                    arguments + ["--junit-out", junitPath], environment: environment)
+                #expect(human.status == 0, "\(human.stderr)")
+                let hops = first.baseURL + "/hop?appid=*** (307 → " + other.baseURL + "/ok)"
+                #expect(human.stderr.contains(hops), "\(human.stderr)")
+                #expect(try String(contentsOfFile: junitPath, encoding: .utf8).contains(hops))
+                // The key went to the first server only.
+                #expect(other.requests.first?.uri == "/ok")
+
+                let json = try await FlowRunProcess.run(arguments + ["--format", "json"], environment: environment)
+                let report = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+                let steps = try #require(report["steps"] as? [[String: Any]])
+                let attempt = try #require((steps.first?["attempts"] as? [[String: Any]])?.first)
+                let redirects = try #require(attempt["redirects"] as? [[String: Any]], "\(attempt)")
+                #expect(redirects.map { $0["status"] as? Int } == [307])
+                #expect(redirects.map { $0["url"] as? String } == [other.baseURL + "/ok"])
+            }
+        }
+    }
 }
