@@ -1,3 +1,5 @@
+import Logging
+import Synchronization
 import Testing
 
 @testable import FlowCore
@@ -121,5 +123,58 @@ struct RedactionTests {
         let redactor = SecretRedactor()
         redactor.add("??>>??>>")  // Base64 `Pz8+Pj8/Pj4=`, URL-safe `Pz8-Pj8_Pj4`.
         #expect(redactor.redact("a Pz8+Pj8/Pj4= b Pz8-Pj8_Pj4 c") == "a *** b *** c")
+    }
+}
+
+/// Issue 9 item 4c: secrets that the inputs, `$env` and the initial vars determine are known before the first
+/// request.
+struct SecretsKnownBeforeTheFirstRequestTests {
+    @Test func anAPIKeyFromEnvIsRedactedInTheFirstAttemptsTraceLines() async throws {
+        let plan = try WorkflowCompiler().compile(
+            yaml: """
+                flowrun: 1
+                servers: { api: https://api.test }
+                interceptors:
+                  key: { apiKey: { query: appid, value: $env.KEY } }
+                  sign: { sign: { key: $env.HMAC } }
+                defaults: { server: api, interceptors: [key, sign] }
+                steps:
+                  - id: get
+                    request: { method: GET, path: "/keys/{$env.KEY}", headers: { X-Echo: "{$env.HMAC}" } }
+                """,
+            path: "keys.yaml")
+        let capture = CapturedLogs()
+        var logger = Logger(label: "test") { _ in capture.handler() }
+        logger.logLevel = .trace
+        let dispatcher = ScriptedDispatcher { _, _ in json(200, "{}") }
+        let echoing = EchoingDispatcher(inner: dispatcher)
+        let engine = Engine(dispatchers: DispatcherRegistry(["http": echoing]), logger: logger)
+        let report = await engine.run(
+            plan, inputs: [:], environment: ["KEY": "env-api-key-1234", "HMAC": "env-hmac-key-5678"])
+        #expect(report.succeeded)
+        #expect(dispatcher.requests.first?.url.contains("env-api-key-1234") == true)
+        #expect(capture.entries.contains { $0.message == "sending request" })
+        for entry in capture.entries {
+            #expect(!entry.text.contains("env-api-key-1234"), "\(entry.text)")
+            #expect(!entry.text.contains("env-hmac-key-5678"), "\(entry.text)")
+        }
+        // The dispatcher's redactor already knew both when the request arrived.
+        #expect(echoing.seen == ["https://api.test/keys/***?appid=*** ***"])
+    }
+}
+
+/// Records what the run's redactor makes of each request's URL and `X-Echo` header, then passes it on.
+private final class EchoingDispatcher: Dispatcher {
+    let inner: ScriptedDispatcher
+    private let texts = Mutex<[String]>([])
+
+    init(inner: ScriptedDispatcher) { self.inner = inner }
+
+    var seen: [String] { texts.withLock { $0 } }
+
+    func dispatch(_ request: StepRequest, context: StepContext) async throws -> StepResponse {
+        let echo = context.redactor.redact(request.headers["X-Echo"] ?? "")
+        texts.withLock { $0.append(context.redactor.redact(url: request.url) + " " + echo) }
+        return try await inner.dispatch(request, context: context)
     }
 }
