@@ -225,6 +225,32 @@ struct EngineTracingTests {
         #expect(!names.contains { $0 == "traceparent" || $0.hasPrefix("in-memory") })
     }
 
+    /// Issue 9 item 4a: each redirect the dispatcher followed is an event of the attempt's span, redacted.
+    @Test func redirectsAreEventsOfTheAttemptSpan() async throws {
+        let tracer = InMemoryTracer()
+        let dispatcher = ScriptedDispatcher { _, _ in
+            var response = json(200, "{}")
+            response.redirects = [StepResponse.Redirect(status: 307, url: "https://other.test/b?token=\(secret)")]
+            return response
+        }
+        let engine = Engine(
+            dispatchers: DispatcherRegistry(["http": dispatcher]), logger: Logger(label: "t"), tracer: tracer)
+        let workflow = """
+            flowrun: 1
+            servers: { api: https://api.test }
+            steps:
+              - id: get
+                request: { method: GET, path: /a }
+                server: api
+            """
+        let report = await engine.run(try plan(workflow), inputs: [:], environment: [:])
+        #expect(report.succeeded)
+        let attempt = try #require(tracer.finishedSpans.first { $0.operationName == "HTTP GET" })
+        let event = try #require(attempt.events.first { $0.name == "flowrun.redirect" })
+        #expect(event.attributes.get("url.full") == .string("https://other.test/b?token=***"))
+        #expect(event.attributes.get("http.response.status_code") == .int64(307))
+    }
+
     @Test func debugAndTraceLogsNameTheStepAndAttemptButNoSecret() async throws {
         let capture = CapturedLogs()
         var logger = Logger(label: "test") { _ in capture.handler() }
