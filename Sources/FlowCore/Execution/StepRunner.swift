@@ -232,8 +232,9 @@ struct StepRunner: Sendable {
                 passedBreaker = true
             }
             var response: StepResponse
-            let sent = SentRequestRecord()
-            defer { outcome.sent = sent.last }
+            // Without interceptors the request is sent as built: nothing to record.
+            let sent = planned.interceptors.isEmpty ? nil : SentRequestRecord()
+            defer { outcome.sent = sent?.last }
             do {
                 response = try await send(
                     request, planned, scope: scope, context: context, deadline: deadline, isReplay: false,
@@ -280,12 +281,12 @@ struct StepRunner: Sendable {
     private func send(
         _ request: StepRequest, _ planned: PlannedStep, scope: RunScope, context: StepContext,
         deadline: EngineClock.Instant?, isReplay: Bool, asRefresh: Bool, via dispatcher: any Dispatcher,
-        recordingIn sent: SentRequestRecord
+        recordingIn sent: SentRequestRecord?
     ) async throws -> StepResponse {
         let interceptors = try makeInterceptors(planned, scope: scope, isReplay: isReplay, asRefresh: asRefresh)
         let built = request.headers
         var next: @Sendable (StepRequest, StepContext) async throws -> StepResponse = { request, context in
-            sent.record(request)
+            sent?.record(request)
             var context = context
             if !interceptors.isEmpty { context.headersBeforeInterceptors = built }
             do {
