@@ -78,9 +78,9 @@ public final class SecretRedactor: Sendable {
             insert(String(escaped))
             insert(String(escaped).replacing("/", with: "\\/"))
         }
-        let base64 = Base64.encode(Array(text.utf8))
-        insert(base64)  // Longer than the unpadded form, so replaced first: no stray `=` is left.
-        let unpadded = base64.prefix { $0 != "=" }
+        // The padded form is not a form of its own (each form costs a search in every redaction): its unpadded
+        // prefix matches, and `redacted` drops the `=` that follow a replacement.
+        let unpadded = Base64.encode(Array(text.utf8)).prefix { $0 != "=" }
         insert(String(unpadded))
         if unpadded.contains(where: { $0 == "+" || $0 == "/" }) {
             insert(String(unpadded).replacing("+", with: "-").replacing("/", with: "_"))
@@ -120,6 +120,11 @@ public final class SecretRedactor: Sendable {
             if !ASCIISearch.certainlyAbsent(secret, in: current) && current.contains(secret) {
                 result = current.replacing(secret, with: replacement)
             }
+        }
+        // Base64 padding after a redacted secret.
+        if let changed = result, changed.contains(replacement + "=") {
+            result = changed.replacing(replacement + "==", with: replacement)
+                .replacing(replacement + "=", with: replacement)
         }
         return result
     }
