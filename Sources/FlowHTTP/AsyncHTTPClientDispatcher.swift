@@ -109,8 +109,17 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
             let failures = FailureMapper(
                 target: target, context: context, timeout: timeout,
                 maxResponseBodySize: configuration.maxResponseBodySize)
-            var response = try await send(
-                current, target: target, deadline: deadline, failures: failures, context: context)
+            var response: StepResponse
+            do {
+                response = try await send(
+                    current, target: target, deadline: deadline, failures: failures, context: context)
+            } catch var error as FlowError where !redirects.isEmpty {
+                // The report lists only the first URL: say how the failing one was reached.
+                let hops = redirects.map { "\($0.status)" }.joined(separator: ", ")
+                error.message += " (reached by redirect \(hops) from "
+                    + RequestTarget(request).description(redactedBy: context.redactor) + ")"
+                throw error
+            }
             guard
                 let next = try nextHop(
                     after: response, of: current, target: target, failures: failures, context: context)

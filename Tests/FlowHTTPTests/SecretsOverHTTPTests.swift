@@ -241,4 +241,26 @@ struct SecretsOverHTTPTests {
             }
         }
     }
+
+    /// A hop after a redirect that fails names the redirect it was reached by.
+    @Test func aFailingHopNamesTheRedirectThatLedToIt() async throws {
+        try await withRefusingPort { port in
+            try await withTestServer({ _ in .redirect(to: "http://127.0.0.1:\(port)/gone", status: 301) }) { first in
+                let context = StepContext(
+                    stepID: "s", attempt: 1, logger: Logger(label: "hop") { _ in SwiftLogNoOpLogHandler() })
+                // A private client: it reports the refused connection at once instead of retrying it.
+                let error = try await AsyncHTTPClientDispatcher.withDispatcher(insecure: false) { dispatcher in
+                    await #expect(throws: FlowError.self) {
+                        _ = try await dispatcher.dispatch(
+                            StepRequest(method: "GET", url: first.baseURL + "/a?token=t-1"), context: context)
+                    }
+                }
+                #expect(error?.code == .transport)
+                #expect(error?.request == "GET http://127.0.0.1:\(port)/gone")
+                #expect(
+                    error?.message.hasSuffix("(reached by redirect 301 from GET \(first.baseURL)/a?token=***)") == true,
+                    "\(String(describing: error?.message))")
+            }
+        }
+    }
 }
