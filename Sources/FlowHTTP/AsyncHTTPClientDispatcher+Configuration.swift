@@ -23,11 +23,20 @@ extension AsyncHTTPClientDispatcher {
         ///
         /// AsyncHTTPClient keeps a pool of connections per scheme, host and port and reuses them
         /// for later requests, so steps and attempts against one API share connections. The
-        /// default, `HTTPClient.shared`, verifies TLS certificates, follows up to 20 redirects,
-        /// retries failed connection attempts until the request's deadline, and is never shut
-        /// down. A client you pass here stays yours: shut it down after the dispatcher's last
-        /// request.
+        /// default, ``AsyncHTTPClientDispatcher/sharedClient``, has the settings of
+        /// `HTTPClient.shared` but follows no redirect itself: the dispatcher follows them, hop by
+        /// hop (see ``maxRedirects``). A client you pass here stays yours: shut it down after the
+        /// dispatcher's last request, and configure it with `redirectConfiguration = .disallow`, or
+        /// it follows redirects itself and forwards every header but `Authorization` to other origins.
         public var client: HTTPClient
+
+        /// The most redirects the dispatcher follows for one request; with `0` it follows none and
+        /// returns the `3xx` response. A longer chain, or a cycle, fails with ``FlowError/Code/transport``.
+        public var maxRedirects: Int
+
+        /// What the dispatcher does with a redirect to another scheme, host or port: follow it
+        /// without the credentials interceptors added (the default), or refuse it.
+        public var crossOriginRedirects: CrossOriginRedirects
 
         /// The largest response body, in bytes, that the dispatcher reads into memory.
         ///
@@ -56,15 +65,31 @@ extension AsyncHTTPClientDispatcher {
         ///     default. Must not be negative.
         ///   - defaultTimeout: The time limit of attempts that have none of their own; 30
         ///     seconds by default.
+        ///   - maxRedirects: The most redirects to follow for one request; 5 by default. Must not
+        ///     be negative.
+        ///   - crossOriginRedirects: What to do with a redirect to another origin.
         public init(
-            client: HTTPClient = .shared,
+            client: HTTPClient = AsyncHTTPClientDispatcher.sharedClient,
             maxResponseBodySize: Int = Configuration.defaultMaxResponseBodySize,
-            defaultTimeout: Duration? = Configuration.defaultAttemptTimeout
+            defaultTimeout: Duration? = Configuration.defaultAttemptTimeout,
+            maxRedirects: Int = 5,
+            crossOriginRedirects: CrossOriginRedirects = .withoutCredentials
         ) {
             precondition(maxResponseBodySize >= 0, "maxResponseBodySize must not be negative")
+            precondition(maxRedirects >= 0, "maxRedirects must not be negative")
             self.client = client
             self.maxResponseBodySize = maxResponseBodySize
             self.defaultTimeout = defaultTimeout
+            self.maxRedirects = maxRedirects
+            self.crossOriginRedirects = crossOriginRedirects
         }
     }
+
+    /// The client of the default ``Configuration``: the settings of `HTTPClient.shared`, but it follows no
+    /// redirect, so that the dispatcher can follow them itself. Like `HTTPClient.shared`, it is never shut down.
+    public static let sharedClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.redirectConfiguration = .disallow
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 }

@@ -11,8 +11,10 @@ extension AsyncHTTPClientDispatcher {
     ///
     /// - With `insecure`, it does not verify TLS certificates or host names. Use it only against
     ///   test servers you control; without it, verification stays on.
-    /// - It follows at most `maxRedirects` redirects and refuses redirect cycles; with `0` it
-    ///   follows none and returns the `3xx` response.
+    /// - The dispatcher follows at most `maxRedirects` redirects, hop by hop, and refuses redirect
+    ///   cycles; with `0` it follows none and returns the `3xx` response. On a redirect to another
+    ///   origin it sends none of the headers interceptors added (see
+    ///   ``Configuration/crossOriginRedirects``).
     /// - It reports a refused connection at once instead of retrying it until the attempt's
     ///   deadline, because flowrun's retry policies decide whether to try again.
     /// - It inflates a compressed (`gzip`, `deflate`) body up to `maxResponseBodySize`, however well it
@@ -61,7 +63,8 @@ extension AsyncHTTPClientDispatcher {
             var configuration = Configuration(
                 client: client,
                 maxResponseBodySize: maxResponseBodySize,
-                defaultTimeout: defaultTimeout
+                defaultTimeout: defaultTimeout,
+                maxRedirects: maxRedirects
             )
             configuration.limitsInflatedSize = true
             return try await body(AsyncHTTPClientDispatcher(configuration: configuration))
@@ -82,8 +85,8 @@ extension AsyncHTTPClientDispatcher {
             tls.certificateVerification = .none
             configuration.tlsConfiguration = tls
         }
-        configuration.redirectConfiguration =
-            maxRedirects == 0 ? .disallow : .follow(max: maxRedirects, allowCycles: false)
+        // The dispatcher follows redirects itself, hop by hop, to record each and filter the headers.
+        configuration.redirectConfiguration = .disallow
         // AsyncHTTPClient would otherwise retry a refused connection with backoff until the
         // deadline, turning "connection refused" into a 30-second wait; the engine retries instead.
         configuration.connectionPool.retryConnectionEstablishment = false

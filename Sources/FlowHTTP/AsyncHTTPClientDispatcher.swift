@@ -16,8 +16,9 @@ import NIOHTTP1
 ///
 /// - ``FlowError/Code/transport``: the connection was refused or reset, the host did not resolve,
 ///   the TLS handshake failed, the server closed the connection early or sent something that is not
-///   HTTP, there were too many redirects, or the body is larger than
-///   ``Configuration/maxResponseBodySize``.
+///   HTTP, there were more redirects than ``Configuration/maxRedirects`` or a redirect cycle, a
+///   redirect to another origin was refused (``Configuration/crossOriginRedirects``), or the body is
+///   larger than ``Configuration/maxResponseBodySize``.
 /// - ``FlowError/Code/attemptTimeout``: the response (head and whole body) did not arrive within the
 ///   attempt's time limit, `context.attemptTimeout` or else ``Configuration/defaultTimeout``.
 /// - ``FlowError/Code/cancelled``: the task running the request was cancelled.
@@ -27,15 +28,22 @@ import NIOHTTP1
 ///   refused the same way with ``FlowError/Code/invalidValue``, and a scheme other than `http` and
 ///   `https` with ``FlowError/Code/unsupported``.
 ///
-/// Every error it throws carries the step id, the attempt, the request as `METHOD url` — without
-/// user info and with the values of secret-looking query parameters (`api_key`, `token`, `sig`, …)
-/// replaced by `***` — and, when it wraps a foreign error, that error as
-/// ``FlowError/underlyingError``.
+/// Every error it throws carries the step id, the attempt, the request as `METHOD url` — redacted by
+/// the run's ``SecretRedactor`` (``StepContext/redactor``): without user info, with the values of
+/// secret-looking query parameters (`api_key`, `token`, `sig`, …) and every secret of the run replaced
+/// by `***` — and, when it wraps a foreign error, that error as ``FlowError/underlyingError``. Its
+/// debug log lines are redacted the same way.
+///
+/// It follows redirects itself, hop by hop, logging each and listing them in
+/// ``StepResponse/redirects``. On a redirect to another scheme, host or port it sends none of the
+/// header fields that the step's interceptors added (``StepContext/interceptorHeaderNames(in:)``) and no
+/// `Authorization`, `Proxy-Authorization` or `Cookie`, as curl does, or refuses the redirect (see
+/// ``Configuration/crossOriginRedirects``).
 ///
 /// The dispatcher holds no connections itself: the ``Configuration/client`` pools them, per scheme,
 /// host and port, and reuses them across steps, attempts and concurrent steps. By default that is
-/// `HTTPClient.shared`, which verifies TLS certificates, follows up to 20 redirects and needs no
-/// shutdown.
+/// ``sharedClient``, which has the settings of `HTTPClient.shared` (it verifies TLS certificates and
+/// needs no shutdown) except that it leaves redirects to the dispatcher.
 ///
 /// ```swift
 /// let dispatcher = AsyncHTTPClientDispatcher()
@@ -48,14 +56,14 @@ import NIOHTTP1
 ///
 /// ## Choose between the shared client and a private one
 ///
-/// Use the default configuration, which uses `HTTPClient.shared`, in a program that sends requests
-/// with normal certificate checks: it needs no set-up or shutdown, and its connection pool is shared
-/// with everything else in the process that uses AsyncHTTPClient. Use
+/// Use the default configuration, which uses ``sharedClient``, in a program that sends requests
+/// with normal certificate checks: it needs no set-up or shutdown. Use
 /// ``withDispatcher(insecure:maxRedirects:maxResponseBodySize:defaultTimeout:maxConnectionsPerHost:isolation:_:)``
 /// when the run needs different client settings — certificate verification off for `--insecure`, a
 /// redirect limit, more connections per host — or fails fast on refused connections; it creates a
 /// private client and shuts it down when the closure returns. To use a client of your own, pass it in
-/// ``Configuration/client`` and shut it down yourself after the last request.
+/// ``Configuration/client``, with `redirectConfiguration = .disallow`, and shut it down yourself after the
+/// last request.
 public struct AsyncHTTPClientDispatcher: Dispatcher {
     /// The client, body size limit and default timeout this dispatcher uses.
     public let configuration: Configuration
@@ -66,7 +74,7 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
     /// connections.
     ///
     /// - Parameter configuration: The client, body size limit and default timeout to use. The
-    ///   default uses `HTTPClient.shared`, a 10 MiB body limit and a 30-second timeout.
+    ///   default uses ``sharedClient``, a 10 MiB body limit, a 30-second timeout and up to 5 redirects.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
@@ -91,16 +99,55 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
     ///   ``FlowError/Code/attemptTimeout`` when it did not arrive in time, and
     ///   ``FlowError/Code/cancelled`` when the task was cancelled.
     public func dispatch(_ request: StepRequest, context: StepContext) async throws -> StepResponse {
-        let target = RequestTarget(request)
         let timeout = (context.attemptTimeout ?? configuration.defaultTimeout).map(RequestDeadline.clamped)
-        let failures = FailureMapper(
-            target: target,
-            context: context,
-            timeout: timeout,
-            maxResponseBodySize: configuration.maxResponseBodySize,
-            limitsInflatedSize: configuration.limitsInflatedSize
-        )
+        let deadline = RequestDeadline(timeout: timeout)
+        var current = request
+        var redirects: [StepResponse.Redirect] = []
+        var visited: Set<String> = [request.url]
+        while true {
+            let target = RequestTarget(current)
+            let failures = FailureMapper(
+                target: target, context: context, timeout: timeout,
+                maxResponseBodySize: configuration.maxResponseBodySize,
+                limitsInflatedSize: configuration.limitsInflatedSize)
+            var response: StepResponse
+            do {
+                response = try await send(
+                    current, target: target, deadline: deadline, failures: failures, context: context)
+            } catch var error as FlowError where !redirects.isEmpty {
+                // The report lists only the first URL: say how the failing one was reached.
+                let hops = redirects.map { "\($0.status)" }.joined(separator: ", ")
+                error.message += " (reached by redirect \(hops) from "
+                    + RequestTarget(request).description(redactedBy: context.redactor) + ")"
+                throw error
+            }
+            guard
+                let next = try nextHop(
+                    after: response, of: current, target: target, failures: failures, context: context)
+            else {
+                response.redirects = redirects
+                return response
+            }
+            guard redirects.count < configuration.maxRedirects else {
+                throw failures.map(
+                    FlowError(
+                        .transport,
+                        "the server redirected more than \(configuration.maxRedirects) times (the redirect limit)"),
+                    phase: .waitingForHead)
+            }
+            guard visited.insert(next.url).inserted else {
+                throw failures.map(FlowError(.transport, "the server's redirects form a cycle"), phase: .waitingForHead)
+            }
+            redirects.append(StepResponse.Redirect(status: response.status, url: next.url))
+            current = next
+        }
+    }
 
+    /// Sends one request — one hop — and reads its whole response.
+    private func send(
+        _ request: StepRequest, target: RequestTarget, deadline: RequestDeadline, failures: FailureMapper,
+        context: StepContext
+    ) async throws -> StepResponse {
         // Everything that can be refused without the network is refused here, so a header holding
         // an injected line never reaches a socket.
         do {
@@ -110,8 +157,8 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
             throw failures.map(error, phase: .beforeSending)
         }
 
-        let deadline = RequestDeadline(timeout: timeout)
-        context.logger.debug("sending request", metadata: ["http.request": "\(target.description)"])
+        context.logger.debug(
+            "sending request", metadata: ["http.request": "\(target.description(redactedBy: context.redactor))"])
 
         let response: HTTPClientResponse
         do {

@@ -1,3 +1,4 @@
+import FlowTestServer
 import InMemoryTracing
 import Logging
 import Synchronization
@@ -157,7 +158,8 @@ struct EngineTracingTests {
         let (_, spans, _) = try await tracedRun()
         let attempt = try #require(spans.first { $0.operationName == "HTTP PUT" && $0.int("flowrun.attempt") == 2 })
         #expect(attempt.string("http.request.method") == "PUT")
-        #expect(attempt.string("url.full") == "https://api.test:8443/v1/orders/u1")
+        // The URL as sent: with the query parameter the api-key interceptor added, its value redacted.
+        #expect(attempt.string("url.full") == "https://api.test:8443/v1/orders/u1?api_key=***")
         #expect(attempt.string("server.address") == "api.test")
         #expect(attempt.int("server.port") == 8443)
         #expect(attempt.int("http.response.status_code") == 200)
@@ -204,7 +206,7 @@ struct EngineTracingTests {
         #expect(requests.contains { $0.url.contains(secret) })
         #expect(report.steps.count >= 4)
         let urls = spans.compactMap { $0.string("url.full") }
-        #expect(urls.contains("https://api.test:8443/v1/users/***"))
+        #expect(urls.contains("https://api.test:8443/v1/users/***?api_key=***"))
         for span in spans {
             for text in span.allText {
                 #expect(!text.contains(secret), "\(span.operationName): \(text)")
@@ -222,6 +224,32 @@ struct EngineTracingTests {
         let names = Set(dispatcher.requests.flatMap { $0.headers.map { $0.name.lowercased() } })
         #expect(names.contains("authorization"))
         #expect(!names.contains { $0 == "traceparent" || $0.hasPrefix("in-memory") })
+    }
+
+    /// Issue 9 item 4a: each redirect the dispatcher followed is an event of the attempt's span, redacted.
+    @Test func redirectsAreEventsOfTheAttemptSpan() async throws {
+        let tracer = InMemoryTracer()
+        let dispatcher = ScriptedDispatcher { _, _ in
+            var response = json(200, "{}")
+            response.redirects = [StepResponse.Redirect(status: 307, url: "https://other.test/b?token=\(secret)")]
+            return response
+        }
+        let engine = Engine(
+            dispatchers: DispatcherRegistry(["http": dispatcher]), logger: Logger(label: "t"), tracer: tracer)
+        let workflow = """
+            flowrun: 1
+            servers: { api: https://api.test }
+            steps:
+              - id: get
+                request: { method: GET, path: /a }
+                server: api
+            """
+        let report = await engine.run(try plan(workflow), inputs: [:], environment: [:])
+        #expect(report.succeeded)
+        let attempt = try #require(tracer.finishedSpans.first { $0.operationName == "HTTP GET" })
+        let event = try #require(attempt.events.first { $0.name == "flowrun.redirect" })
+        #expect(event.attributes.get("url.full") == .string("https://other.test/b?token=***"))
+        #expect(event.attributes.get("http.response.status_code") == .int64(307))
     }
 
     @Test func debugAndTraceLogsNameTheStepAndAttemptButNoSecret() async throws {
@@ -253,43 +281,5 @@ struct EngineTracingTests {
         let server = RunTracer.server(of: url)
         #expect(server?.host == host)
         #expect(server?.port == port)
-    }
-}
-
-/// Every log entry of the loggers made with ``handler()``, for assertions.
-final class CapturedLogs: Sendable {
-    struct Entry: Sendable {
-        var level: Logger.Level
-        var message: String
-        var metadata: [String: String]
-
-        var text: String { "\(message) \(metadata.sorted { $0.key < $1.key })" }
-    }
-
-    /// A log handler that appends to this store; like any handler, its metadata is a value.
-    struct Handler: LogHandler {
-        let store: CapturedLogs
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let all = metadata.merging(event.metadata ?? [:]) { $1 }
-            store.append(Entry(level: event.level, message: "\(event.message)", metadata: all.mapValues { "\($0)" }))
-        }
-    }
-
-    private let list = Mutex<[Entry]>([])
-
-    var entries: [Entry] { list.withLock { $0 } }
-
-    func handler() -> Handler { Handler(store: self) }
-
-    private func append(_ entry: Entry) {
-        list.withLock { $0.append(entry) }
     }
 }

@@ -1,3 +1,6 @@
+import FlowTestServer
+import Logging
+import Synchronization
 import Testing
 
 @testable import FlowCore
@@ -78,5 +81,101 @@ struct RedactionTests {
     func containsAnswersAsCharacterSearchDoes(text: String, character: Unicode.Scalar, expected: Bool) {
         #expect(ASCIISearch.contains(character, in: text) == expected)
         #expect(text.contains(Character(character)) == expected)
+    }
+
+    /// Issue 9 item 1: FlowCore and FlowHTTP had two URL redactors with different rules; one rule set now.
+    @Test(arguments: [
+        ("https://h/x?design=d&author=a&signal=s", "https://h/x?design=d&author=a&signal=s"),
+        ("https://h/x?sig=1&x-sig=2&auth=3&OAuth_Token=4", "https://h/x?sig=***&x-sig=***&auth=***&OAuth_Token=***"),
+        (
+            "https://h/x?Client_Secret=c&PASSWORD=p&X-Amz-Signature=s",
+            "https://h/x?Client_Secret=***&PASSWORD=***&X-Amz-Signature=***"
+        ),
+    ])
+    func oneSetOfURLRules(url: String, expected: String) {
+        #expect(URLRedaction.redact(url) == expected)
+        #expect(SecretRedactor().redact(url: url) == expected)
+    }
+
+    /// Issue 9 item 1: a key in a parameter with an ordinary name stays in the URL, its value redacted.
+    @Test func aSecretInAnOrdinaryQueryParameterIsRedactedInPlace() {
+        let redactor = SecretRedactor()
+        redactor.add("weather key/1")
+        #expect(redactor.redact(url: "https://h/w?q=Oslo&appid=weather%20key%2F1") == "https://h/w?q=Oslo&appid=***")
+        #expect(redactor.redact(url: "https://u:p@h/w?appid=weather%20key%2F1") == "https://***@h/w?appid=***")
+    }
+
+    /// Issue 9 item 4c: the forms a server echoes a secret in are redacted too.
+    @Test func encodedFormsOfASecretAreRedacted() {
+        let redactor = SecretRedactor()
+        let secret = "s3cr\"t/with+plus?"
+        redactor.add(.string(secret))
+        let base64 = "czNjciJ0L3dpdGgrcGx1cz8="
+        for form in [
+            secret, "s3cr%22t%2Fwith%2Bplus%3F", #"s3cr\"t/with+plus?"#, #"s3cr\"t\/with+plus?"#, base64,
+            String(base64.dropLast()), "czNjciJ0L3dpdGgrcGx1cz8",
+        ] {
+            #expect(redactor.redact("before \(form) after") == "before *** after", "\(form)")
+        }
+        #expect(redactor.redact(JSONValue.string(#"{"echo":"s3cr\"t/with+plus?"}"#)) == #"{"echo":"***"}"#)
+    }
+
+    @Test func urlSafeBase64IsRedacted() {
+        let redactor = SecretRedactor()
+        redactor.add("??>>??>>")  // Base64 `Pz8+Pj8/Pj4=`, URL-safe `Pz8-Pj8_Pj4`.
+        #expect(redactor.redact("a Pz8+Pj8/Pj4= b Pz8-Pj8_Pj4 c") == "a *** b *** c")
+    }
+}
+
+/// Issue 9 item 4c: secrets that the inputs, `$env` and the initial vars determine are known before the first
+/// request.
+struct SecretsKnownBeforeTheFirstRequestTests {
+    @Test func anAPIKeyFromEnvIsRedactedInTheFirstAttemptsTraceLines() async throws {
+        let plan = try WorkflowCompiler().compile(
+            yaml: """
+                flowrun: 1
+                servers: { api: https://api.test }
+                interceptors:
+                  key: { apiKey: { query: appid, value: $env.KEY } }
+                  sign: { sign: { key: $env.HMAC } }
+                defaults: { server: api, interceptors: [key, sign] }
+                steps:
+                  - id: get
+                    request: { method: GET, path: "/keys/{$env.KEY}", headers: { X-Echo: "{$env.HMAC}" } }
+                """,
+            path: "keys.yaml")
+        let capture = CapturedLogs()
+        var logger = Logger(label: "test") { _ in capture.handler() }
+        logger.logLevel = .trace
+        let dispatcher = ScriptedDispatcher { _, _ in json(200, "{}") }
+        let echoing = EchoingDispatcher(inner: dispatcher)
+        let engine = Engine(dispatchers: DispatcherRegistry(["http": echoing]), logger: logger)
+        let report = await engine.run(
+            plan, inputs: [:], environment: ["KEY": "env-api-key-1234", "HMAC": "env-hmac-key-5678"])
+        #expect(report.succeeded)
+        #expect(dispatcher.requests.first?.url.contains("env-api-key-1234") == true)
+        #expect(capture.entries.contains { $0.message == "sending request" })
+        for entry in capture.entries {
+            #expect(!entry.text.contains("env-api-key-1234"), "\(entry.text)")
+            #expect(!entry.text.contains("env-hmac-key-5678"), "\(entry.text)")
+        }
+        // The dispatcher's redactor already knew both when the request arrived.
+        #expect(echoing.seen == ["https://api.test/keys/***?appid=*** ***"])
+    }
+}
+
+/// Records what the run's redactor makes of each request's URL and `X-Echo` header, then passes it on.
+private final class EchoingDispatcher: Dispatcher {
+    let inner: ScriptedDispatcher
+    private let texts = Mutex<[String]>([])
+
+    init(inner: ScriptedDispatcher) { self.inner = inner }
+
+    var seen: [String] { texts.withLock { $0 } }
+
+    func dispatch(_ request: StepRequest, context: StepContext) async throws -> StepResponse {
+        let echo = context.redactor.redact(request.headers["X-Echo"] ?? "")
+        texts.withLock { $0.append(context.redactor.redact(url: request.url) + " " + echo) }
+        return try await inner.dispatch(request, context: context)
     }
 }

@@ -89,7 +89,7 @@ struct RetryAfterTests {
             """)
         #expect(found.count == 1)
         #expect(found.first?.severity == .warning)
-        #expect(found.first?.code == .invalidValue)
+        #expect(found.first?.code == .retryBudget)
         #expect(found.first?.location?.line == 5)
         #expect(found.first?.message == """
             retry rule 1 of policy 'p' waits as long as a server's Retry-After asks, bounded by neither \

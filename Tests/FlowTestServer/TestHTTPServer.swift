@@ -95,6 +95,11 @@ package struct TestReply: Sendable {
 
     /// A reply that closes the connection without answering.
     package static let closeWithoutAnswer = TestReply(ending: .closeWithoutAnswer)
+
+    /// A redirect to `location` (on this server or another one) with `status`.
+    package static func redirect(to location: String, status: Int = 302) -> TestReply {
+        TestReply(status: status, headers: [("Location", location)])
+    }
 }
 
 /// A small real HTTP/1.1 server on 127.0.0.1 that records every request and answers each with a

@@ -1,3 +1,4 @@
+import FlowTestServer
 import Foundation
 import Testing
 
@@ -33,6 +34,7 @@ struct RunReportSchemaTests {
           - { match: { method: GET, path: /c }, respond: { body: { n: 1 } } }
           - { match: { method: GET, path: /a }, respond: { status: 503, body: { error: down } } }
           - { match: { method: GET, path: /b }, respond: { body: {} } }
+          - { match: { method: POST, path: /d }, respond: { status: 503, body: { error: down } } }
         """
 
     private func validate(_ paths: [String]) async throws -> (status: Int32, output: String) {
@@ -73,11 +75,47 @@ struct RunReportSchemaTests {
         #expect(recovering.stdout.contains(#""recovered""#))
         #expect(failing.stdout.contains(#""skipped""#) && failing.stdout.contains(#""retryDelayMs""#))
 
-        let reports = try [("banking", banking), ("failing", failing), ("recovering", recovering)].map { name, run in
+        // A POST that fails with a status its policy would retry, were POST idempotent.
+        try folder.write("refusing.yaml", """
+            flowrun: 1
+            name: refusing
+            servers: { api: { url: "https://api.example" } }
+            policies:
+              p: { retry: { attempts: 2, delay: 10ms } }
+            steps:
+              - { id: d, server: api, policy: p, idempotent: false, request: { method: POST, path: /d } }
+            """)
+        let refusing = try await FlowRunProcess.run(
+            ["run", "refusing.yaml", "--mock", "stubs.mock.yaml", "--format", "json"], in: folder.url)
+        #expect(refusing.status == 1, "\(refusing.stderr)")
+        #expect(refusing.stdout.contains(#""retryRefused""#), "\(refusing.stdout)")
+
+        let reports = try [("banking", banking), ("failing", failing), ("recovering", recovering), ("refusing", refusing)].map { name, run in
             try folder.write("\(name).json", run.stdout)
         }
         let result = try await validate(reports)
         #expect(result.status == 0, "\(result.output)")
+    }
+
+    /// An attempt that followed a redirect between two loopback servers lists its hops as the schema says.
+    @Test func aRedirectedAttemptMatchesTheSchema() async throws {
+        let folder = try TemporaryFolder()
+        try await withTestServer({ _ in .text(#"{"ok": true}"#, headers: [("Content-Type", "application/json")]) }) { target in
+            try await withTestServer({ _ in .redirect(to: target.baseURL + "/ok", status: 307) }) { first in
+                try folder.write("hop.yaml", """
+                    flowrun: 1
+                    name: hop
+                    servers: { api: { url: "\(first.baseURL)" } }
+                    steps:
+                      - { id: a, server: api, request: { method: GET, path: /start } }
+                    """)
+                let run = try await FlowRunProcess.run(["run", "hop.yaml", "--format", "json"], in: folder.url)
+                #expect(run.status == 0, "\(run.stderr)")
+                #expect(run.stdout.contains(#""redirects""#), "\(run.stdout)")
+                let result = try await validate([try folder.write("hop.json", run.stdout)])
+                #expect(result.status == 0, "\(result.output)")
+            }
+        }
     }
 
     /// The schema is strict enough to catch a report that drifts from the docs.

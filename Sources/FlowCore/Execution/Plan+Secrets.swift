@@ -31,3 +31,52 @@ extension Plan {
         return secret
     }
 }
+
+extension SecretRedactor {
+    /// Registers every secret a run of `plan` can know before its first request: the values of secret inputs
+    /// and vars in `scope`, and the credentials of every interceptor that can be worked out from them and
+    /// from `$env` (a bearer token, a basic password and its header value, an API key, a signing or payload
+    /// key).
+    ///
+    /// The engine calls this once, after binding the inputs and the initial vars and before the first
+    /// request, so that even the first attempt's trace lines are redacted. This is the entry point for
+    /// secrets known at run start: add a new kind of secret (declared `env:` secrets, say) here. Credentials
+    /// that read step outputs are registered later, when an interceptor sends them.
+    /// - Parameters:
+    ///   - plan: The compiled workflow.
+    ///   - scope: The run's inputs, environment and initial vars.
+    func register(secretsOf plan: Plan, in scope: RunScope) {
+        for (name, value) in scope.inputs where plan.secretInputs.contains(name) { add(value) }
+        for name in plan.secretVariables {
+            if let value = scope.variables[name] { add(value) }
+        }
+        var seen: Set<String> = []
+        for step in plan.steps {
+            for declaration in step.interceptors where seen.insert(declaration.name.value).inserted {
+                for credential in Self.credentials(of: declaration.kind) {
+                    // A credential that reads a step's outputs cannot be known yet; its interceptor adds it.
+                    guard let text = try? scope.evaluateText(credential) else { continue }
+                    add(.string(text))
+                }
+                if case .basic(let username, let password) = declaration.kind,
+                    let user = try? scope.evaluateText(username), let secret = try? scope.evaluateText(password)
+                {
+                    add(.string(Base64.encode(Array("\(user):\(secret)".utf8))))
+                }
+            }
+        }
+    }
+
+    /// The templates of an interceptor whose values are secrets.
+    private static func credentials(of kind: InterceptorDeclaration.Kind) -> [ValueTemplate] {
+        switch kind {
+        case .bearer(let token): [token]
+        case .basic(_, let password): [password]
+        case .apiKey(_, let value): [value]
+        case .sign(let signing): [signing.key]
+        case .encrypt(let encryption): [encryption.key]
+        case .decrypt(let key): [key]
+        case .headers, .query, .refresh, .unwrap, .wrap, .custom: []
+        }
+    }
+}

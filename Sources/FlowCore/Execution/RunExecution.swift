@@ -57,8 +57,7 @@ struct RunExecution: Sendable {
         } catch {
             return Outcome(error: error)
         }
-        let secretInputs = plan.secretInputs
-        for (name, value) in inputs where secretInputs.contains(name) { redactor.add(value) }
+        for (name, value) in inputs where plan.secretInputs.contains(name) { redactor.add(value) }
 
         let secretVariables = plan.secretVariables
         var scope = RunScope(
@@ -75,6 +74,9 @@ struct RunExecution: Sendable {
                 return Outcome(error: error)
             }
         }
+
+        // Every secret known at run start, before the first request, so no log line of it leaks one.
+        redactor.register(secretsOf: plan, in: scope)
 
         let nested = NestedStepReports()
         let runner = StepRunner(
@@ -98,6 +100,11 @@ struct RunExecution: Sendable {
                     break
                 }
             }
+        }
+        // Workflow outputs are redacted like step outputs: a secret, or a server's echo of one, never
+        // reaches the report in clear.
+        if !outcome.outputs.isEmpty {
+            outcome.outputs = redactor.redact(.object(outcome.outputs)).objectValue ?? outcome.outputs
         }
         // A failed run undoes what it did; a cancelled one stops at once.
         if var error = outcome.error, error.code != .cancelled {

@@ -71,8 +71,11 @@ public struct AttemptReport: Sendable {
     public var number: Int
     /// The method of the request.
     public var method: String
-    /// The URL, with secret query values redacted.
+    /// The URL the request went to, with the query parameters interceptors added; secrets redacted.
     public var url: String
+    /// The redirects followed from ``url``, in order, each with its status and the (redacted) URL it led to;
+    /// ``status`` is then the last hop's.
+    public var redirects: [StepResponse.Redirect] = []
     /// The response status, when a response arrived.
     public var status: Int?
     /// When the attempt started, relative to the start of the run.

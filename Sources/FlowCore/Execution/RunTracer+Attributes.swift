@@ -64,6 +64,14 @@ extension RunTracer {
                     "flowrun.refresh.ran": .bool(refresh.ranRefresh),
                 ]))
         }
+        // Each redirect the dispatcher followed, with the (redacted) URL it led to.
+        for redirect in report.redirects {
+            span.addEvent(SpanEvent(
+                name: "flowrun.redirect",
+                attributes: [
+                    "http.response.status_code": .int(Int64(redirect.status)), "url.full": .string(redirect.url),
+                ]))
+        }
         if let error = report.error {
             span.recordError(error)
             span.setStatus(SpanStatus(code: .error, message: error.message))

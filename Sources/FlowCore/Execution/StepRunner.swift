@@ -100,8 +100,12 @@ struct StepRunner: Sendable {
                     planned, number: current, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey,
                     deadline: deadline)
                 report.duration = attemptStart.duration(to: clock.now)
-                report.url = outcome.request.map { redactor.redact(URLRedaction.redact($0.url)) } ?? ""
+                // The URL that went out, with the query parameters that interceptors added (redacted).
+                report.url = (outcome.sent ?? outcome.request).map { redactor.redact(url: $0.url) } ?? ""
                 report.status = outcome.response?.status
+                report.redirects = (outcome.response?.redirects ?? []).map {
+                    StepResponse.Redirect(status: $0.status, url: redactor.redact(url: $0.url))
+                }
                 report.refresh = outcome.refresh
                 if case .failure(var error) = outcome.result {
                     error.stepID = planned.id
@@ -187,6 +191,8 @@ struct StepRunner: Sendable {
     /// What one attempt produced.
     private struct AttemptOutcome {
         var request: StepRequest?
+        /// The request as the dispatcher last received it, after the interceptors.
+        var sent: StepRequest?
         var response: StepResponse?
         var decoded: DecodedResponse?
         /// The response that asked for new credentials, when the request was replayed after a refresh.
@@ -212,6 +218,7 @@ struct StepRunner: Sendable {
             logger: logger)
         // `send` cancels the chain when the attempt timeout passes.
         context.callerEnforcesAttemptTimeout = context.attemptTimeout != nil
+        context.redactor = redactor
         context.logger[metadataKey: "step"] = "\(planned.id)"
         context.logger[metadataKey: "attempt"] = "\(number)"
         let breaker = planned.policy?.circuitBreaker
@@ -228,17 +235,20 @@ struct StepRunner: Sendable {
             context.logger.trace(
                 "sending request",
                 metadata: [
-                    "method": "\(request.method)", "url": "\(redactor.redact(URLRedaction.redact(request.url)))",
+                    "method": "\(request.method)", "url": "\(redactor.redact(url: request.url))",
                 ])
             if let breaker, let breakerKey {
                 try circuitBreakers.acquire(breakerKey, breaker)
                 passedBreaker = true
             }
             var response: StepResponse
+            // Without interceptors the request is sent as built: nothing to record.
+            let sent = planned.interceptors.isEmpty ? nil : SentRequestRecord()
+            defer { outcome.sent = sent?.last }
             do {
                 response = try await send(
                     request, planned, scope: scope, context: context, deadline: deadline, isReplay: false,
-                    asRefresh: asRefresh, via: dispatcher)
+                    asRefresh: asRefresh, via: dispatcher, recordingIn: sent)
             } catch let replay as ReplayRequest {
                 outcome.refresh = replay.exchange
                 context.logger.info(
@@ -248,7 +258,7 @@ struct StepRunner: Sendable {
                     ])
                 response = try await send(
                     request, planned, scope: scope, context: context, deadline: deadline, isReplay: true,
-                    asRefresh: asRefresh, via: dispatcher)
+                    asRefresh: asRefresh, via: dispatcher, recordingIn: sent)
             } catch let failed as RefreshFailed {
                 outcome.refresh = failed.exchange
                 throw failed.error
@@ -280,10 +290,15 @@ struct StepRunner: Sendable {
     /// what is left of the step's total timeout, whichever ends first.
     private func send(
         _ request: StepRequest, _ planned: PlannedStep, scope: RunScope, context: StepContext,
-        deadline: EngineClock.Instant?, isReplay: Bool, asRefresh: Bool, via dispatcher: any Dispatcher
+        deadline: EngineClock.Instant?, isReplay: Bool, asRefresh: Bool, via dispatcher: any Dispatcher,
+        recordingIn sent: SentRequestRecord?
     ) async throws -> StepResponse {
         let interceptors = try makeInterceptors(planned, scope: scope, isReplay: isReplay, asRefresh: asRefresh)
+        let built = request.headers
         var next: @Sendable (StepRequest, StepContext) async throws -> StepResponse = { request, context in
+            sent?.record(request)
+            var context = context
+            if !interceptors.isEmpty { context.headersBeforeInterceptors = built }
             do {
                 return try await dispatcher.dispatch(request, context: context)
             } catch let error as FlowError {

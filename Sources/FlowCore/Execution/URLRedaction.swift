@@ -1,7 +1,19 @@
-/// Removes credentials from URLs before they are logged or reported.
+/// The URL rules of ``SecretRedactor``: removes the credential-shaped parts of a URL, whatever their value.
+///
+/// FlowCore's reports and FlowHTTP's log lines and errors both go through ``SecretRedactor/redact(url:)``,
+/// so they apply these same rules.
 enum URLRedaction {
-    /// Query parameter names whose values are credentials, compared case-insensitively as substrings.
-    static let secretParameterNames = ["key", "token", "secret", "password", "signature", "sig", "auth"]
+    /// The words that make a query parameter's value a secret when its name contains one, compared
+    /// case-insensitively: `api_key`, `access_token`, `client_secret`, `X-Amz-Signature`, `PASSWORD`.
+    static let secretNameFragments = ["key", "token", "secret", "password", "signature"]
+
+    /// The words that make a query parameter's value a secret when its name has one as a whole word
+    /// (between non-alphanumerics), so that `sig` and `auth` match but `design` and `author` do not.
+    static let secretNameWords = ["sig", "auth"]
+
+    /// Every word that can make a name secret, for the byte shortcut: a superset of what ``isSecretName(_:)``
+    /// matches.
+    static let secretParameterNames = secretNameFragments + secretNameWords
 
     /// `url` with its user-info removed and the values of credential-like query parameters replaced by `***`.
     static func redact(_ url: String) -> String {
@@ -21,10 +33,17 @@ enum URLRedaction {
         let query = result[result.index(after: mark)..<fragmentStart]
         let redacted = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-            let name = pair[..<equals].lowercased()
-            return secretParameterNames.contains(where: { name.contains($0) }) ? "\(pair[..<equals])=***" : String(pair)
+            return isSecretName(pair[..<equals]) ? "\(pair[..<equals])=\(SecretRedactor.replacement)" : String(pair)
         }
         return base + redacted.joined(separator: "&") + result[fragmentStart...]
+    }
+
+    /// Whether a query parameter named `name` probably carries a secret: its name contains one of
+    /// ``secretNameFragments`` or has one of ``secretNameWords`` as a word.
+    static func isSecretName(_ name: Substring) -> Bool {
+        let lowered = name.lowercased()
+        if secretNameFragments.contains(where: { lowered.contains($0) }) { return true }
+        return lowered.split { !$0.isLetter && !$0.isNumber }.contains { secretNameWords.contains(String($0)) }
     }
 
     /// ``secretParameterNames`` as bytes.

@@ -17,6 +17,22 @@ public struct StepContext: Sendable {
     public var callerEnforcesAttemptTimeout = false
     /// The logger of the run, with the step and attempt as metadata.
     public var logger: Logger
+    /// The run's secrets: pass every URL, header value and body through it before it reaches a log line,
+    /// a message or an error. The engine sets the run's redactor; a context created directly has one
+    /// that knows no secret yet and redacts only credential-shaped URL parts.
+    public var redactor: SecretRedactor
+    /// The header fields of the request before the step's interceptors ran; the engine sets them.
+    public var headersBeforeInterceptors: HeaderFields?
+
+    /// The names of the header fields of `request` that the step's interceptors added or changed:
+    /// credentials, signatures, custom auth headers. A dispatcher that follows a redirect to another origin
+    /// (another scheme, host or port) must not send them there. Empty when the engine did not say.
+    ///
+    /// Worked out when asked, so a request that is not redirected pays nothing for it.
+    /// - Parameter request: The request as the dispatcher received it.
+    public func interceptorHeaderNames(in request: StepRequest) -> [String] {
+        headersBeforeInterceptors.map { request.headers.namesAddedOrChanged(since: $0) } ?? []
+    }
 
     /// Creates a context.
     /// - Parameters:
@@ -29,5 +45,6 @@ public struct StepContext: Sendable {
         self.attempt = attempt
         self.attemptTimeout = attemptTimeout
         self.logger = logger
+        self.redactor = SecretRedactor()
     }
 }

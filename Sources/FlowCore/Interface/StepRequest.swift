@@ -51,6 +51,25 @@ public struct StepResponse: Sendable, Hashable {
     public var headers: HeaderFields
     /// The body bytes.
     public var body: [UInt8]
+    /// The redirects a dispatcher followed to get this response, in order; empty when it followed none.
+    public var redirects: [Redirect] = []
+
+    /// A redirect that a dispatcher followed.
+    public struct Redirect: Sendable, Hashable {
+        /// The redirect's status (`301`, `302`, `303`, `307` or `308`).
+        public var status: Int
+        /// The absolute URL it led to.
+        public var url: String
+
+        /// Creates a redirect.
+        /// - Parameters:
+        ///   - status: The redirect's status.
+        ///   - url: The absolute URL it led to.
+        public init(status: Int, url: String) {
+            self.status = status
+            self.url = url
+        }
+    }
 
     /// Creates a response.
     /// - Parameters:

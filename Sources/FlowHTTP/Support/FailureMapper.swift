@@ -54,11 +54,11 @@ struct FailureMapper {
         }
         result.stepID = result.stepID ?? context.stepID
         result.attempt = result.attempt ?? context.attempt
-        result.request = result.request ?? target.description
+        result.request = result.request ?? target.description(redactedBy: context.redactor)
         if case .readingBody(let status) = phase {
             result.status = result.status ?? status
         }
-        return result
+        return context.redactor.redact(result)
     }
 
     /// The code and message for a foreign error.

@@ -6,24 +6,21 @@ import FlowCore
 /// Parsing is deliberately shallow — split at `://`, the first `/`, `?` and `#` — because it only
 /// feeds messages and the scheme check; AsyncHTTPClient parses the URL it sends.
 struct RequestTarget: Sendable, CustomStringConvertible {
-    /// The words that make a query parameter's value a secret when its name contains one,
-    /// case-insensitively: `api_key`, `access_token`, `client_secret`, `X-Amz-Signature`.
-    private static let secretNameFragments = ["key", "token", "secret", "password", "signature"]
-
-    /// The replacement for a secret query value.
-    static let redaction = "***"
-
-    /// `METHOD url`, without user info or fragment, and with secret query values replaced.
+    /// `METHOD url`, without user info or fragment, with every secret that `redactor` knows and the values of
+    /// credential-like query parameters replaced.
     ///
     /// Built when asked — for an error or a debug log — not for every request: redacting the query
     /// costs several microseconds.
-    var description: String {
-        var redacted = (scheme.map { "\($0)://" } ?? "") + url[hostAndPort] + url[path]
-        if let query {
-            redacted += "?" + Self.redactQuery(url[query])
-        }
-        return "\(method) \(redacted)"
+    /// - Parameter redactor: The run's redactor, from ``StepContext/redactor``.
+    func description(redactedBy redactor: SecretRedactor) -> String {
+        var url = (scheme.map { "\($0)://" } ?? "") + self.url[hostAndPort] + self.url[path]
+        if let query { url += "?" + self.url[query] }
+        return "\(method) \(redactor.redact(url: url))"
     }
+
+    /// ``description(redactedBy:)`` with a redactor that knows no literal secret.
+    var description: String { description(redactedBy: SecretRedactor()) }
+
     /// The scheme, lower-cased, or `nil` when the URL has no `://`.
     let scheme: String?
     /// The host as written, IPv6 addresses in brackets; empty when the URL has none.
@@ -173,20 +170,22 @@ struct RequestTarget: Sendable, CustomStringConvertible {
         return known.flatMap { $0 } ?? scheme.lowercased()
     }
 
-    /// Replaces the values of secret-looking parameters in a raw query, keeping everything else
-    /// byte for byte.
-    static func redactQuery(_ query: Substring) -> String {
-        query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
-            guard let equals = pair.firstIndex(of: "="), isSecretName(pair[..<equals]) else { return String(pair) }
-            return pair[...equals] + redaction
-        }.joined(separator: "&")
+    /// Whether `other` has the same origin: scheme, host (ignoring case) and effective port.
+    func hasSameOrigin(as other: RequestTarget) -> Bool {
+        scheme == other.scheme && authority.lowercased() == other.authority.lowercased()
     }
 
-    /// Whether a query parameter named `name` probably carries a secret: its name contains `key`,
-    /// `token`, `secret`, `password` or `signature`, or has `sig` as a word.
-    static func isSecretName(_ name: Substring) -> Bool {
-        let lowered = name.lowercased()
-        if secretNameFragments.contains(where: { lowered.contains($0) }) { return true }
-        return lowered.split { !$0.isLetter && !$0.isNumber }.contains("sig")
+    /// The absolute URL a `Location` value names, resolved against this URL: an absolute URL as it is, a
+    /// network-path (`//host/p`) with this scheme, an absolute path (`/p`) on this origin, and a relative
+    /// path (`p`, `?q`) against this path.
+    func resolve(_ location: String) -> String {
+        if location.contains("://") { return location }
+        let origin = (scheme.map { "\($0):" } ?? "")
+        if location.hasPrefix("//") { return origin + location }
+        let base = origin + "//" + url[hostAndPort]
+        if location.hasPrefix("/") { return base + location }
+        if location.hasPrefix("?") { return base + url[path] + location }
+        let directory = url[path].lastIndex(of: "/").map { url[path][...$0] } ?? "/"
+        return base + directory + location
     }
 }

@@ -10,3 +10,12 @@ extension AttemptReport {
         return "\(refresh.status) → \(refreshed)" + (status.map { " → \($0)" } ?? "")
     }
 }
+
+extension AttemptReport {
+    /// The attempt's URL as the human and JUnit reports show it, with every redirect followed:
+    /// `http://a/x (302 → http://b/y)`.
+    var urlText: String {
+        guard !redirects.isEmpty else { return url }
+        return url + " (" + redirects.map { "\($0.status) → \($0.url)" }.joined(separator: ", ") + ")"
+    }
+}

@@ -16,7 +16,7 @@ extension JUnitXML {
     private static func stepCase(_ step: StepReport, className: String) -> TestCase {
         var testCase = TestCase(name: step.id, classname: className, time: step.duration)
         var out = step.attempts.map { attempt in
-            var line = "attempt \(attempt.number): \(attempt.method) \(attempt.url)"
+            var line = "attempt \(attempt.number): \(attempt.method) \(attempt.urlText)"
             if let status = attempt.statusText { line += " → \(status)" }
             if let error = attempt.error { line += " (\(error.code): \(error.message))" }
             return line

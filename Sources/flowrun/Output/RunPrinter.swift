@@ -46,7 +46,7 @@ final class RunPrinter: RunObserver {
         }
         var line = "\(symbol) \(step.id)"
         if let last = step.attempts.last {
-            line += "  \(last.method) \(last.url)"
+            line += "  \(last.method) \(last.urlText)"
             line += last.statusText.map { "  \($0)" } ?? ""
         }
         if step.status == .skipped {

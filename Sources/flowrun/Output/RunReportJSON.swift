@@ -32,6 +32,10 @@ enum RunReportJSON {
                     "durationMs": .int(attempt.duration.milliseconds),
                 ]
                 if let status = attempt.status { entry["status"] = .int(status) }
+                if !attempt.redirects.isEmpty {
+                    entry["redirects"] = .array(
+                        attempt.redirects.map { ["status": .int($0.status), "url": .string($0.url)] })
+                }
                 if let delay = attempt.retryDelay { entry["retryDelayMs"] = .int(delay.milliseconds) }
                 if let reason = attempt.retryRefused { entry["retryRefused"] = .string(reason) }
                 if let refresh = attempt.refresh {

@@ -1,0 +1,177 @@
+import Synchronization
+
+/// The one redaction type of flowrun: removes a run's secrets from every URL, header, body, message,
+/// report, span and log line that leaves the engine or a dispatcher.
+///
+/// It knows two kinds of secret:
+///
+/// - The literal secrets of a run: the values of inputs with `format: password`, every value ever held by
+///   a var initialised from a secret, and the credentials that interceptors send. Each is also matched in
+///   the forms a server echoes it back in: percent- and form-encoded, JSON-escaped and base64 (standard and URL-safe,
+///   with and without padding). All of them are replaced by `***`.
+/// - Credential-shaped parts of a URL, whatever their value: user info (`user:pw@`) and the values of query
+///   parameters whose names look like credentials (`api_key`, `access_token`, `sig`, …); see
+///   ``redact(url:)``.
+///
+/// The engine makes one per run, registers every secret it can know of before the first request (see
+/// ``register(secretsOf:in:)``), and hands it to dispatchers and interceptors in ``StepContext/redactor``,
+/// so FlowHTTP's log lines and errors redact exactly what the engine's reports do.
+public final class SecretRedactor: Sendable {
+    /// The replacement for a secret.
+    public static let replacement = "***"
+
+    /// The secrets and their encoded forms, longest first so that a secret's prefix never leaks.
+    private let secrets: Mutex<[String]>
+    /// The secrets as added, so that adding a known one again (an interceptor does at every request) costs a
+    /// lookup, not the encodings.
+    private let added: Mutex<Set<String>>
+
+    /// Creates a redactor that knows no literal secret yet.
+    public init() {
+        secrets = Mutex([])
+        added = Mutex([])
+    }
+
+    /// Adds the strings inside `value`, and their encoded forms, as secrets.
+    ///
+    /// Short strings (under 4 characters) are ignored, since redacting them would mangle ordinary text.
+    /// - Parameter value: A string, or an array or object whose strings are all secrets.
+    public func add(_ value: JSONValue) {
+        switch value {
+        case .string(let text) where Self.isLongEnough(text):
+            guard added.withLock({ $0.insert(text).inserted }) else { return }
+            let forms = Self.encodedForms(of: text)
+            secrets.withLock { list in
+                let missing = forms.filter { !list.contains($0) }
+                if missing.isEmpty { return }
+                list.append(contentsOf: missing)
+                list.sort { $0.utf8.count > $1.utf8.count }
+            }
+        case .array(let elements): elements.forEach(add)
+        case .object(let members): members.values.forEach(add)
+        default: break
+        }
+    }
+
+    /// `text` and the forms servers echo it back in: percent-encoded (as in a query, a path or a form),
+    /// JSON-escaped (with and without escaped slashes), and base64, standard and URL-safe, with and without
+    /// padding.
+    static func encodedForms(of text: String) -> [String] {
+        var forms = [text]
+        func insert(_ form: String) {
+            if Self.isLongEnough(form) && !forms.contains(form) { forms.append(form) }
+        }
+        // Letters, digits, `-`, `.` and `_` (most tokens) are the same in every encoding but base64.
+        let plain = !ASCIISearch.containsByte(in: text) { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+                false
+            default: true
+            }
+        }
+        if !plain {
+            insert(URLEncoding.percentEncodeQueryComponent(text))
+            insert(URLEncoding.percentEncodePathSegment(text))
+            insert(String(URLEncoding.formURLEncode([("", text)]).dropFirst()))
+            let escaped = JSONValue.string(text).serialized().dropFirst().dropLast()
+            insert(String(escaped))
+            insert(String(escaped).replacing("/", with: "\\/"))
+        }
+        // The padded form is not a form of its own (each form costs a search in every redaction): its unpadded
+        // prefix matches, and `redacted` drops the `=` that follow a replacement.
+        let unpadded = Base64.encode(Array(text.utf8)).prefix { $0 != "=" }
+        insert(String(unpadded))
+        if unpadded.contains(where: { $0 == "+" || $0 == "/" }) {
+            insert(String(unpadded).replacing("+", with: "-").replacing("/", with: "_"))
+        }
+        return forms
+    }
+
+    /// Whether `text` has at least 4 characters; the bytes answer for ASCII text, where every byte
+    /// but a CR before an LF is a character, so the Character count is rarely needed.
+    private static func isLongEnough(_ text: String) -> Bool {
+        let bytes = text.utf8
+        if bytes.count < 4 { return false }  // A character has at least one byte.
+        if !ASCIISearch.containsByte(in: text, where: { $0 >= 0x80 || $0 == UInt8(ascii: "\r") }) { return true }
+        return text.count >= 4
+    }
+
+    /// `text` with every secret replaced by `***`.
+    public func redact(_ text: String) -> String {
+        Self.redacted(text, removing: secrets.withLock { $0 }) ?? text
+    }
+
+    /// `url` with its user info and the values of credential-like query parameters replaced
+    /// (``URLRedaction``), and every secret replaced by `***`.
+    ///
+    /// A query parameter that an interceptor added with a secret value stays in the URL, its value
+    /// redacted: `?appid=***`.
+    public func redact(url: String) -> String {
+        redact(URLRedaction.redact(url))
+    }
+
+    /// `text` with every secret in `list` replaced by `***`, or `nil` when it contains none.
+    private static func redacted(_ text: String, removing list: [String]) -> String? {
+        var result: String?
+        // The byte check first: `contains` costs about a microsecond even when there is nothing to find.
+        for secret in list {
+            let current = result ?? text
+            if !ASCIISearch.certainlyAbsent(secret, in: current) && current.contains(secret) {
+                result = current.replacing(secret, with: replacement)
+            }
+        }
+        // Base64 padding after a redacted secret.
+        if let changed = result, changed.contains(replacement + "=") {
+            result = changed.replacing(replacement + "==", with: replacement)
+                .replacing(replacement + "=", with: replacement)
+        }
+        return result
+    }
+
+    /// `value` with every secret string inside replaced by `***`.
+    public func redact(_ value: JSONValue) -> JSONValue {
+        let list = secrets.withLock { $0 }
+        if list.isEmpty { return value }
+        return Self.redacted(value, removing: list) ?? value
+    }
+
+    /// `value` with the secrets in `list` replaced, or `nil` when it holds none, so that a value
+    /// without secrets (nearly every one) is returned as it is rather than rebuilt.
+    private static func redacted(_ value: JSONValue, removing list: [String]) -> JSONValue? {
+        switch value {
+        case .string(let text):
+            return redacted(text, removing: list).map { .string($0) }
+        case .array(let elements):
+            for index in elements.indices {
+                guard let first = redacted(elements[index], removing: list) else { continue }
+                var result = elements
+                result[index] = first
+                for later in elements.indices[(index + 1)...] {
+                    if let changed = redacted(elements[later], removing: list) { result[later] = changed }
+                }
+                return .array(result)
+            }
+            return nil
+        case .object(let members):
+            var result: [String: JSONValue]?
+            for (name, member) in members {
+                guard let changed = redacted(member, removing: list) else { continue }
+                if result == nil { result = members }
+                result![name] = changed
+            }
+            return result.map { .object($0) }
+        default:
+            return nil
+        }
+    }
+
+    /// An error with its message, request and response excerpt redacted.
+    public func redact(_ error: FlowError) -> FlowError {
+        var error = error
+        error.message = redact(error.message)
+        error.request = error.request.map { redact($0) }
+        error.responseExcerpt = error.responseExcerpt.map { redact($0) }
+        return error
+    }
+}
