@@ -25,6 +25,7 @@ extension CompilationSession {
     /// Checks the bindings of a request: path, query, headers and body.
     mutating func checkRequest(_ request: Request, in context: BindingContext) {
         _ = checkTemplate(request.path, in: context, placement: .scalar("a URL path"), at: request.pathLocation)
+        checkLiteralDotSegments(in: request)
         for binding in request.query {
             _ = checkTemplate(binding.value, in: context, placement: .query, at: binding.name.location)
         }
@@ -83,15 +84,8 @@ extension CompilationSession {
         let serverName = step.server ?? workflow.defaults.server
         var server: Server?
         if let serverName { server = resolveServer(serverName) }
-        let isAbsolute: Bool
-        if case .string(let template, _) = request.path, case .literal(let text)? = template.segments.first {
-            isAbsolute = text.hasPrefix("http://") || text.hasPrefix("https://")
-        } else if case .literal(.string(let text)) = request.path {
-            isAbsolute = text.hasPrefix("http://") || text.hasPrefix("https://")
-        } else {
-            isAbsolute = false
-        }
-        if serverName == nil && !isAbsolute {
+        // A path that starts with an expression may give an absolute URL: its value decides at run time.
+        if serverName == nil && RequestPath.origin(of: request.path) == .relative {
             error(.missingKey,
                   "step '\(step.id.value)' has a relative path but no server; set 'server' on the step or under 'defaults'",
                   at: request.pathLocation)
@@ -105,5 +99,27 @@ extension CompilationSession {
         return PlannedStep(
             step: step, dependencies: [], server: server, interceptors: interceptors, policy: policy,
             dispatcher: dispatcher, outputTypes: outputs)
+    }
+
+    /// Refuses a path written with a `.` or `..` segment (`/echo/../tail`): servers resolve it away, so the
+    /// request would not go where the file says. Bound values are checked at run time.
+    private mutating func checkLiteralDotSegments(in request: Request) {
+        let text: String
+        switch request.path {
+        case .literal(.string(let literal)): text = literal
+        case .string(let template, _):
+            // An expression stands for text that is never a dot-segment by itself: U+0001 is never written.
+            text = template.segments.map { segment in
+                if case .literal(let literal) = segment { return literal }
+                return "\u{1}"
+            }.joined()
+        default: return
+        }
+        if let dot = RequestPath.firstDotSegment(in: text) {
+            error(.invalidValue,
+                  "the path has the dot-segment '\(dot)', which servers and proxies resolve away, so the request "
+                      + "would not go to the path written; write the path it means",
+                  at: request.pathLocation)
+        }
     }
 }

@@ -160,9 +160,11 @@ public struct WorkflowDecoder {
             report(.invalidValue, "unknown HTTP method '\(method.value)'\(hint)", methodNode)
         }
         if let text = pathNode.scalar?.text, case .string = pathNode.scalar?.value,
-            !(text.hasPrefix("/") || text.hasPrefix("{$") || text.hasPrefix("http://") || text.hasPrefix("https://"))
+            !(text.hasPrefix("/") || text.hasPrefix("{$") || RequestPath.isAbsoluteURL(text))
         {
-            report(.invalidValue, "a request path starts with '/' (or is an absolute http(s) URL), found '\(text)'",
+            report(.invalidValue,
+                   "a request path starts with '/', an absolute http(s) URL or an expression in braces that gives "
+                       + "one ('{$inputs.base}/x'), found '\(text)'",
                    pathNode)
         } else if pathNode.scalar == nil || pathNode.scalar?.value.isString == false {
             report(.typeMismatch, "expected the request path to be a string, found \(pathNode.kindDescription)",

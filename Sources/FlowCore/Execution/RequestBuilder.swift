@@ -9,14 +9,16 @@ struct RequestBuilder: Sendable {
 
     func build(_ planned: PlannedStep, in scope: RunScope) throws(FlowError) -> StepRequest {
         let declared = planned.step.request
-        var url = try path(declared.path, in: scope)
-        if !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+        var url = try path(declared.path, of: planned, in: scope)
+        if !RequestPath.isAbsoluteURL(url) {
             guard let server = planned.server else {
-                throw FlowError(.binding, "step '\(planned.id)' has a relative path and no server")
+                throw FlowError(
+                    .binding, "step '\(planned.id)' has a relative path ('\(url)') and no server",
+                    at: declared.pathLocation)
             }
             var base = try scope.evaluateText(server.url)
             while base.hasSuffix("/") { base.removeLast() }
-            guard base.hasPrefix("http://") || base.hasPrefix("https://") else {
+            guard RequestPath.isAbsoluteURL(base) else {
                 throw FlowError(
                     .binding, "server '\(server.name.value)' has URL '\(base)', which is not an absolute http(s) URL",
                     at: server.name.location)
@@ -76,26 +78,61 @@ struct RequestBuilder: Sendable {
     }
 
     /// The path with bound values percent-encoded as path-segment text; literal text is kept as written.
-    private func path(_ template: ValueTemplate, in scope: RunScope) throws(FlowError) -> String {
+    ///
+    /// A leading expression gives the start of the URL and is inserted as written, once
+    /// ``RequestPath/checkBase(_:)`` accepts it. A bound value that makes a whole segment `.`, `..` or empty is
+    /// refused: servers and proxies resolve dot-segments away, so data from an earlier step could send this
+    /// request (a `DELETE` included) to another resource.
+    private func path(_ template: ValueTemplate, of planned: PlannedStep, in scope: RunScope) throws(FlowError)
+        -> String
+    {
+        let location = planned.step.request.pathLocation
+        let segments: [StringTemplate.Segment]
         switch template {
         case .literal(let value):
             return value.stringValue ?? ""
-        case .expression:
-            return URLEncoding.percentEncodePathSegment(try scope.evaluateText(template))
+        case .expression(let expression, _):
+            segments = [.expression(expression, offset: 0)]
         case .string(let stringTemplate, _):
-            var text = ""
-            for segment in stringTemplate.segments {
-                switch segment {
-                case .literal(let literal): text += literal
-                case .expression(let expression, _):
-                    let value = try scope.value(of: expression)
-                    text += URLEncoding.percentEncodePathSegment(value.interpolationText)
-                }
-            }
-            return text
+            segments = stringTemplate.segments
         default:
-            throw FlowError(.binding, "a request path must be a string")
+            throw FlowError(.binding, "a request path must be a string", at: location)
         }
+        var text = ""
+        var check = PathSegmentCheck()
+        for (position, segment) in segments.enumerated() {
+            switch segment {
+            case .literal(let literal):
+                text += literal
+                check.append(literal, bound: nil)
+            case .expression(let expression, _) where position == 0:
+                var base = try scope.value(of: expression).interpolationText
+                if let problem = RequestPath.checkBase(base) {
+                    throw FlowError(
+                        .binding,
+                        "the start of the path of step '\(planned.id)', {\(expression)}, is '\(base)': \(problem)",
+                        at: location)
+                }
+                while base.hasSuffix("/") { base.removeLast() }
+                text += base
+            case .expression(let expression, _):
+                let value = URLEncoding.percentEncodePathSegment(try scope.value(of: expression).interpolationText)
+                text += value
+                check.append(value, bound: expression)
+            }
+        }
+        check.finish()
+        if let (expression, segmentText) = check.refused {
+            let found = segmentText.isEmpty
+                ? "is empty, which leaves an empty path segment"
+                : "makes the path segment '\(segmentText)', a dot-segment that servers resolve away"
+            throw FlowError(
+                .binding,
+                "the value of {\(expression)} in the path of step '\(planned.id)' \(found), so the request "
+                    + "could reach another resource; it was not sent",
+                at: location)
+        }
+        return text
     }
 
     /// Adds a query or form value: arrays become repeated parameters, `null` is left out.
@@ -119,10 +156,11 @@ struct RequestBuilder: Sendable {
     static func checkHeaderValue(_ value: String, name: String) throws(FlowError) {
         // On the bytes: in UTF-8, these three scalars are exactly these three bytes.
         let isLineBreakOrNUL: (UInt8) -> Bool = { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") || $0 == 0 }
-        if ASCIISearch.containsByte(in: value, where: isLineBreakOrNUL) {
-            throw FlowError(
-                .binding, "the value bound into header \(name) contains a line break, which would split the header")
-        }
+        guard ASCIISearch.containsByte(in: value, where: isLineBreakOrNUL) else { return }
+        let found = value.unicodeScalars.first { $0 == "\r" || $0 == "\n" || $0 == "\0" }!
+        let why = found == "\0" ? "which no header may carry" : "which would split the header"
+        throw FlowError(
+            .binding, "the value bound into header \(name) contains \(CharacterName.describe(found)), \(why)")
     }
 }
 
