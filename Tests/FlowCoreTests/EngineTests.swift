@@ -42,6 +42,7 @@ private let banking = """
     outputs:
       account: $steps.account.outputs.accountId
       balance: $steps.account.outputs.balance
+    env: { BANK_URL: {} }
     """
 
 private let environment = ["BANK_URL": "https://bank.test/v1/"]
@@ -156,12 +157,13 @@ struct EngineTests {
         #expect(dispatcher.requests.isEmpty)
     }
 
-    @Test func anUnsetEnvironmentVariableNamesTheVariableAndStep() async throws {
+    @Test func anUnsetEnvironmentVariableFailsTheRunBeforeItsFirstRequest() async throws {
         let dispatcher = ScriptedDispatcher { _, _ in json(200, "{}") }
         let report = try await run(banking, on: dispatcher, inputs: ["token": "abcd1234"])
-        #expect(report.error?.code == .binding)
-        #expect(report.error?.stepID == "user")
-        #expect(report.error?.message.contains("environment variable BANK_URL is not set") == true)
+        #expect(report.error?.code == .validation)
+        #expect(report.error?.message.hasPrefix("environment variable BANK_URL is not set") == true)
+        #expect(report.error?.location?.line != nil)
+        #expect(report.steps.isEmpty)
         #expect(dispatcher.requests.isEmpty)
     }
 

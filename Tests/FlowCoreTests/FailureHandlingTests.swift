@@ -267,10 +267,12 @@ struct FailureHandlingTests {
               - id: call
                 request: { method: GET, path: /call }
             """)
+        // A bound value that would make a dot-segment: refused when the request is built.
         let unbuildable = try plan(head + """
             steps:
               - id: broken
-                request: { method: GET, path: "/items/{$env.MISSING}" }
+                request: { method: GET, path: "/items/{$vars.id}" }
+            vars: { id: ".." }
             """)
         let dispatcher = ScriptedDispatcher { _, _ in json(503, "{}") }
         let engine = Engine(http: dispatcher, clock: ImmediateClock())

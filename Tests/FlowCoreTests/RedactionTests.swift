@@ -142,6 +142,7 @@ struct SecretsKnownBeforeTheFirstRequestTests {
                 steps:
                   - id: get
                     request: { method: GET, path: "/keys/{$env.KEY}", headers: { X-Echo: "{$env.HMAC}" } }
+                env: { KEY: {}, HMAC: {} }
                 """,
             path: "keys.yaml")
         let capture = CapturedLogs()

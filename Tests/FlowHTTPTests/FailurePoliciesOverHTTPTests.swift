@@ -11,6 +11,7 @@ private let quiet = Logger(label: "FailurePoliciesOverHTTPTests") { _ in SwiftLo
 /// The head of every workflow here: one server whose URL is the test server's, read from `$env.API`.
 private let header = """
     flowrun: 1
+    env: { API: {} }
     servers: { api: { url: "{$env.API}" } }
 
     """

@@ -28,6 +28,7 @@ struct RequestPathsOverHTTPTests {
     @Test func aDotSegmentFromAnEarlierStepNeverReachesTheServer() async throws {
         let yaml = """
             flowrun: 1
+            env: { API: {} }
             servers: { api: { url: "{$env.API}" } }
             defaults: { server: api }
             steps:
@@ -68,6 +69,7 @@ struct RequestPathsOverHTTPTests {
         let relative = try await run(
             """
             flowrun: 1
+            env: { API: {} }
             servers: { api: { url: "{$env.API}" } }
             inputs: { type: object, properties: { base: { type: string } } }
             steps:

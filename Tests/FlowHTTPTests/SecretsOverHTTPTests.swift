@@ -16,7 +16,7 @@ private func run(
     handler: @escaping @Sendable (RecordedRequest) -> TestReply
 ) async throws -> (report: RunReport, logs: [String], server: TestHTTPServer) {
     let plan = try WorkflowCompiler().compile(
-        yaml: "flowrun: 1\nservers: { api: { url: \"{$env.API}\" } }\n" + yaml, path: "secrets.yaml")
+        yaml: "flowrun: 1\nenv: { API: {} }\nservers: { api: { url: \"{$env.API}\" } }\n" + yaml, path: "secrets.yaml")
     let logs = CapturedLogs()
     let logger = Logger(label: "SecretsOverHTTPTests") { _ in logs.handler() }
     return try await withTestServer(handler) { server in
@@ -152,7 +152,7 @@ struct SecretsOverHTTPTests {
     /// were forwarded; and the report showed only the first URL.
     @Test func aRedirectToAnotherOriginCarriesNoInterceptorHeadersAndEveryHopIsReported() async throws {
         let plan = try WorkflowCompiler().compile(
-            yaml: "flowrun: 1\nservers: { api: { url: \"{$env.API}\" } }\n" + Self.credentialInterceptors,
+            yaml: "flowrun: 1\nenv: { API: {}, KEY: {}, HMAC: {} }\nservers: { api: { url: \"{$env.API}\" } }\n" + Self.credentialInterceptors,
             path: "redirect.yaml")
         try await withTestServer({ _ in .text("{}", headers: [("Content-Type", "application/json")]) }) { other in
             try await withTestServer({ request in

@@ -5,6 +5,7 @@ import Testing
 
 private let workflow = """
     flowrun: 1
+    env: { API_URL: {} }
     servers:
       api: { url: "{$env.API_URL}" }
       fixed: https://fixed.example/v2

@@ -19,6 +19,7 @@ private let workflow = """
       properties:
         token: { type: string, format: password }
         where: { type: string, default: ok }
+    env: { API: {}, KEY: {} }
     servers: { api: { url: "{$env.API}" } }
     interceptors:
       key: { apiKey: { query: appid, value: $env.KEY } }

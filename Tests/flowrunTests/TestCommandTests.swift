@@ -4,6 +4,7 @@ import Testing
 
 private let workflow = """
     flowrun: 1
+    env: { API_URL: {} }
     servers: { api: "{$env.API_URL}" }
     policies:
       standard: { retry: { when: { status: 503 }, attempts: 3, delay: 1s } }

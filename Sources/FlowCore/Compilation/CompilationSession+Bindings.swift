@@ -112,7 +112,17 @@ extension CompilationSession {
                 return nil
             }
             base = varType(name)
-        case .environment:
+        case .environment(let name):
+            usedEnvironment.insert(name)
+            guard environmentByName[name] != nil else {
+                var hint = Suggestion.didYouMean(name, in: environmentByName.keys)
+                if hint.isEmpty {
+                    hint = "; a workflow reads only the variables it declares: add '\(name): {}' under 'env'"
+                }
+                error(.unknownReference, "environment variable '\(name)' is not declared under 'env'\(hint)",
+                      at: nameLocation)
+                return nil
+            }
             base = JSONSchema(location: location, types: [.string])
         case .stepOutput(let stepID, let output):
             guard context.hasSteps else {

@@ -86,6 +86,9 @@ extension CompilationSession {
         for binding in workflow.vars where !usedVars.contains(binding.name.value) {
             warning(.unused, "var '\(binding.name.value)' is never used", at: binding.name.location)
         }
+        for variable in workflow.environment where !usedEnvironment.contains(variable.name.value) {
+            warning(.unused, "environment variable '\(variable.name.value)' is never used", at: variable.name.location)
+        }
         if let inputs = workflow.inputs.flatMap({ navigator.resolve($0) }) {
             for property in inputs.properties where !usedInputs.contains(property.name) {
                 warning(.unused, "input '\(property.name)' is never used", at: property.schema.location)

@@ -14,6 +14,7 @@ struct CompilationSession {
     let interceptorsByName: [String: InterceptorDeclaration]
     let policiesByName: [String: Policy]
     let varsByName: [String: Binding]
+    let environmentByName: [String: EnvironmentVariable]
 
     /// Names referenced somewhere, to report unused declarations.
     var usedTypes: Set<String> = []
@@ -22,6 +23,7 @@ struct CompilationSession {
     var usedPolicies: Set<String> = []
     var usedVars: Set<String> = []
     var usedInputs: Set<String> = []
+    var usedEnvironment: Set<String> = []
     /// On-demand steps that an interceptor or catch rule runs.
     var invokedSteps: Set<String> = []
 
@@ -50,6 +52,8 @@ struct CompilationSession {
             workflow.interceptors.map { ($0.name.value, $0) }, uniquingKeysWith: { a, _ in a })
         self.policiesByName = Dictionary(workflow.policies.map { ($0.name.value, $0) }, uniquingKeysWith: { a, _ in a })
         self.varsByName = Dictionary(workflow.vars.map { ($0.name.value, $0) }, uniquingKeysWith: { a, _ in a })
+        self.environmentByName = Dictionary(
+            workflow.environment.map { ($0.name.value, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     mutating func error(_ code: FlowError.Code, _ message: String, at location: SourceLocation?) {

@@ -16,6 +16,7 @@ public struct Plan: Sendable {
         let compensations: [String: PlannedStep]
         let validator: JSONSchemaValidator
         let secretInputs: Set<String>
+        let secretEnvironment: Set<String>
         let secretVariables: Set<String>
         /// The position in `steps` of each step id, the first when ids repeat.
         let stepIndex: [String: Int]
@@ -32,7 +33,10 @@ public struct Plan: Sendable {
             self.validator = JSONSchemaValidator(types: types, formats: workflow.validation.formats)
             let secretInputs = Plan.secretInputs(of: workflow, types: types)
             self.secretInputs = secretInputs
-            self.secretVariables = Plan.secretVariables(of: workflow, secretInputs: secretInputs)
+            let secretEnvironment = Plan.secretEnvironment(of: workflow)
+            self.secretEnvironment = secretEnvironment
+            self.secretVariables = Plan.secretVariables(
+                of: workflow, secretInputs: secretInputs, secretEnvironment: secretEnvironment)
             self.stepIndex = Dictionary(
                 steps.indices.map { (steps[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
         }
@@ -56,6 +60,8 @@ public struct Plan: Sendable {
     var secretInputs: Set<String> { storage.secretInputs }
     /// The vars that hold secrets: those whose initial value reads a secret input or another secret var.
     var secretVariables: Set<String> { storage.secretVariables }
+    /// The environment variables declared with `secret: true`.
+    var secretEnvironment: Set<String> { storage.secretEnvironment }
 
     init(
         workflow: Workflow, steps: [PlannedStep], types: [String: JSONSchema],

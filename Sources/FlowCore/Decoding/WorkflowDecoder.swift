@@ -21,7 +21,7 @@ public struct WorkflowDecoder {
 
     /// The keys a workflow file may have at its top level.
     static let topLevelKeys = [
-        "flowrun", "name", "summary", "description", "inputs", "servers", "types", "vars", "interceptors",
+        "flowrun", "name", "summary", "description", "inputs", "env", "servers", "types", "vars", "interceptors",
         "policies", "defaults", "steps", "catch", "outputs", "deadline",
         "validation",
     ]
@@ -57,6 +57,7 @@ public struct WorkflowDecoder {
         workflow.summary = top["summary"].flatMap { string($0, "'summary'")?.value }
         workflow.description = top["description"].flatMap { string($0, "'description'")?.value }
         workflow.inputs = top["inputs"].map { schema($0) }
+        if let node = top["env"] { workflow.environment = environment(node) }
         if let node = top["servers"] { workflow.servers = servers(node) }
         if let node = top["types"] {
             workflow.types = entries(node, "'types'").map { NamedType(name: $0.name, schema: schema($0.value)) }

@@ -94,11 +94,14 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     /// Runs `plan` to completion, failure or cancellation.
     ///
     /// Inputs are checked against the workflow's `inputs` schema (defaults
-    /// applied) before any request is sent.
+    /// applied), the declared environment variables are read and every dispatcher and `use:` interceptor
+    /// the plan can call is checked to be registered, all before any request is sent.
     /// - Parameters:
     ///   - plan: The compiled workflow.
     ///   - inputs: The run's inputs.
-    ///   - environment: The values `$env.NAME` reads.
+    ///   - environment: The process environment (or the variables to expose): `$env.NAME` reads only the
+    ///     variables the workflow declares under `env:`, from here or their `default`. A declared variable
+    ///     without a default that is missing here fails the run before its first request.
     ///   - observer: Told as steps start and finish, for progress output.
     /// - Returns: The report, with the outputs when the run succeeded.
     public func run(

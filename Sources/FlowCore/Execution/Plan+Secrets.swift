@@ -6,10 +6,18 @@ extension Plan {
         return Set(resolved.properties.filter { $0.schema.isSecret }.map(\.name))
     }
 
-    /// The vars of `workflow` whose initial value reads a secret input or another secret var.
+    /// The environment variables `workflow` declares with `secret: true`.
+    static func secretEnvironment(of workflow: Workflow) -> Set<String> {
+        Set(workflow.environment.filter(\.secret).map(\.name.value))
+    }
+
+    /// The vars of `workflow` whose initial value reads a secret input, a secret environment variable or
+    /// another secret var.
     ///
     /// Every value such a var later receives through `set` (a refreshed token) is a secret too.
-    static func secretVariables(of workflow: Workflow, secretInputs: Set<String>) -> Set<String> {
+    static func secretVariables(
+        of workflow: Workflow, secretInputs: Set<String>, secretEnvironment: Set<String>
+    ) -> Set<String> {
         var secret: Set<String> = []
         var changed = true
         while changed {
@@ -19,6 +27,7 @@ extension Plan {
                     switch expression.source {
                     case .input(let name): secretInputs.contains(name)
                     case .variable(let name): secret.contains(name)
+                    case .environment(let name): secretEnvironment.contains(name)
                     default: false
                     }
                 }
@@ -40,13 +49,16 @@ extension SecretRedactor {
     ///
     /// The engine calls this once, after binding the inputs and the initial vars and before the first
     /// request, so that even the first attempt's trace lines are redacted. This is the entry point for
-    /// secrets known at run start: add a new kind of secret (declared `env:` secrets, say) here. Credentials
+    /// secrets known at run start: add a new kind of secret here. Credentials
     /// that read step outputs are registered later, when an interceptor sends them.
     /// - Parameters:
     ///   - plan: The compiled workflow.
     ///   - scope: The run's inputs, environment and initial vars.
     func register(secretsOf plan: Plan, in scope: RunScope) {
         for (name, value) in scope.inputs where plan.secretInputs.contains(name) { add(value) }
+        for name in plan.secretEnvironment {
+            if let value = scope.environment[name] { add(.string(value)) }
+        }
         for name in plan.secretVariables {
             if let value = scope.variables[name] { add(value) }
         }

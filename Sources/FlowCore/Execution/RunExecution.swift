@@ -48,12 +48,18 @@ struct RunExecution: Sendable {
         var endedEarly = false
     }
 
-    mutating func execute(inputs given: [String: JSONValue], environment: [String: String]) async -> Outcome {
+    mutating func execute(inputs given: [String: JSONValue], environment processEnvironment: [String: String]) async
+        -> Outcome
+    {
         let validator = plan.validator
         let redactor = SecretRedactor()
         let inputs: [String: JSONValue]
+        let environment: [String: String]
         do {
             inputs = try InputBinder(plan: plan, validator: validator).bind(given)
+            let preflight = RunPreflight(plan: plan, engine: engine)
+            environment = try preflight.environment(from: processEnvironment)
+            try preflight.checkRegistrations()
         } catch {
             return Outcome(error: error)
         }

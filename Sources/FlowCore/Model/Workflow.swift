@@ -17,6 +17,8 @@ public struct Workflow: Sendable {
     public var description: String?
     /// The JSON Schema of the run's inputs; `nil` when the workflow takes none.
     public var inputs: JSONSchema?
+    /// The environment variables `$env.NAME` may read: the `env:` section, in file order.
+    public var environment: [EnvironmentVariable] = []
     /// The servers that steps send requests to, by name.
     public var servers: [Server]
     /// The named types that responses, bodies and inputs refer to.

@@ -13,8 +13,10 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Run a workflow.",
         discussion: """
             The file is checked first, exactly as `flowrun lint` does; a file with errors never \
-            sends a request. Inputs are checked against the workflow's `inputs` schema before the \
-            first request.
+            sends a request. Before the first request, inputs are checked against the workflow's \
+            `inputs` schema, every variable declared under `env:` without a default must be set \
+            (the workflow reads no other environment variable), and every dispatcher and `use:` \
+            interceptor it names must exist.
 
             Requests go over HTTP (the `http` dispatcher) unless --mock names a stub file, which \
             answers every request in-process with no network.
@@ -27,8 +29,9 @@ struct RunCommand: AsyncParsableCommand {
             flowrun.step span per step and an "HTTP <METHOD>" span per attempt, whose context \
             is sent as the W3C traceparent header so the servers' spans join the trace.
 
-            Exit status: 0 when the run succeeds, 1 when it fails, 2 when the file, an input or \
-            an argument is invalid or a report file cannot be written.
+            Exit status: 0 when the run succeeds, 1 when it fails, 2 when the file, an input, an \
+            environment variable or an argument is invalid, a dispatcher or interceptor it names is \
+            not registered (nothing was sent), or a report file cannot be written.
 
             Examples:
               flowrun run workflows/banking.yaml --input token=t-123 --env-file .env
@@ -55,7 +58,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("env-file"), help: "A .env file of NAME=value lines for $env; the process environment wins.")
     var envFile: String?
 
-    @Option(help: "Send every request through this dispatcher, whatever the steps say (http, mock).")
+    @Option(help: "Send every request through this dispatcher, whatever the steps say: http, or mock with --mock.")
     var dispatcher: String?
 
     @Option(help: "A mock stub file (*.mock.yaml): answer requests in-process, with no network. Implies --dispatcher mock.")
@@ -129,7 +132,9 @@ struct RunCommand: AsyncParsableCommand {
         let (report, interrupted) = try await AsyncHTTPClientDispatcher.withDispatcher(insecure: insecure) { http in
             registry.register(http, as: "http")
             if let selected, registry[selected] == nil {
-                Self.fail("no dispatcher named '\(selected)'; available: \(registry.names.joined(separator: ", "))")
+                let hint = selected == "mock" ? " (the mock dispatcher needs --mock <stub file>)" : ""
+                Self.fail(
+                    "no dispatcher named '\(selected)'\(hint); available: \(registry.names.joined(separator: ", "))")
             }
             var engine = Engine(dispatchers: registry, logger: logger, maxConcurrentSteps: maxConcurrency)
             engine.dispatcherOverride = selected
@@ -149,9 +154,11 @@ struct RunCommand: AsyncParsableCommand {
         }
         if interrupted { throw ExitCode(130) }  // The shell convention for "ended by SIGINT".
         if let error = report.error {
-            // Inputs that fail their schema are a usage error: nothing was sent.
+            // Invalid inputs, unset environment variables and unregistered names are usage errors:
+            // the run stopped before its first request.
             let nothingRan = report.steps.allSatisfy { $0.attempts.isEmpty }
-            throw ExitCode(error.code == .validation && nothingRan ? 2 : 1)
+            let usage: Set<FlowError.Code> = [.validation, .unknownReference]
+            throw ExitCode(usage.contains(error.code) && nothingRan ? 2 : 1)
         }
     }
 
