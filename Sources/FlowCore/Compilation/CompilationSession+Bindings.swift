@@ -18,6 +18,11 @@ extension CompilationSession {
                       at: location)
             case (.object, .query):
                 error(.bindingTypeMismatch, "a mapping cannot be bound into a query parameter", at: location)
+            case (.array(let elements), .query) where elements.contains(where: \.isContainer):
+                error(.bindingTypeMismatch,
+                      "a query parameter takes a scalar or a list of scalars; this list holds a list or a mapping, "
+                          + "which has no query form",
+                      at: location)
             default:
                 break
             }
@@ -71,8 +76,20 @@ extension CompilationSession {
         case .scalar: allowed = [.object, .array]
         }
         if types.isSubset(of: allowed) {
+            let member = scalarMemberPointer(in: resolved).map { ", such as '\(expression)#\($0)'" }
+                ?? " with a JSON pointer ('\(expression)#/<member>')"
             error(.bindingTypeMismatch,
-                  "'\(expression)' is \(navigator.describe(type)), which cannot be bound into \(placement.label); bind one of its scalar members, such as '\(expression)#/id'",
+                  "'\(expression)' is \(navigator.describe(type)), which cannot be bound into \(placement.label); "
+                      + "bind one of its scalar members\(member)",
+                  at: location)
+        } else if case .query = placement, types == [.array], let items = resolved.items,
+            let itemTypes = navigator.resolve(items)?.types, !itemTypes.isEmpty,
+            itemTypes.isSubset(of: [.object, .array])
+        {
+            let member = scalarMemberPointer(in: resolved).map { "; bind a scalar member instead, such as '\(expression)#\($0)'" } ?? ""
+            error(.bindingTypeMismatch,
+                  "'\(expression)' is \(navigator.describe(type)), which has no query form: a query parameter "
+                      + "takes a scalar or a list of scalars\(member)",
                   at: location)
         }
     }
@@ -265,6 +282,33 @@ extension CompilationSession {
         error(.bindingTypeMismatch,
               "'\(expression)' reads nothing from the response of step '\(step.id.value)': \(detail)",
               at: pointerLocation)
+        return nil
+    }
+
+    /// A JSON pointer to a scalar member of a value of type `schema`, to suggest in place of binding the whole
+    /// value: `/id` when an object has a scalar `id`, else its first scalar property; `/0` (or `/0/<member>`) for
+    /// an array. `nil` when the type declares none.
+    func scalarMemberPointer(in schema: JSONSchema, depth: Int = 0) -> String? {
+        guard depth < 4, let resolved = navigator.resolve(schema) else { return nil }
+        let scalarTypes: Set<JSONSchema.TypeName> = [.string, .number, .integer, .boolean]
+        func isScalar(_ candidate: JSONSchema) -> Bool {
+            guard let types = navigator.resolve(candidate)?.types, !types.isEmpty else { return false }
+            return types.isSubset(of: scalarTypes.union([.null]))
+        }
+        if resolved.types?.contains(.array) == true, let items = resolved.items {
+            if isScalar(items) { return "/0" }
+            return scalarMemberPointer(in: items, depth: depth + 1).map { "/0" + $0 }
+        }
+        let properties = resolved.properties
+        if let id = properties.first(where: { $0.name == "id" }), isScalar(id.schema) { return "/id" }
+        if let first = properties.first(where: { isScalar($0.schema) }) {
+            return JSONPointer(tokens: [first.name]).description
+        }
+        for property in properties {
+            if let inner = scalarMemberPointer(in: property.schema, depth: depth + 1) {
+                return JSONPointer(tokens: [property.name]).description + inner
+            }
+        }
         return nil
     }
 }

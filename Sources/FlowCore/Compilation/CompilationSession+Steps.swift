@@ -26,6 +26,7 @@ extension CompilationSession {
     mutating func checkRequest(_ request: Request, in context: BindingContext) {
         _ = checkTemplate(request.path, in: context, placement: .scalar("a URL path"), at: request.pathLocation)
         checkLiteralDotSegments(in: request)
+        checkPathPlaceholders(in: request)
         for binding in request.query {
             _ = checkTemplate(binding.value, in: context, placement: .query, at: binding.name.location)
         }
@@ -121,5 +122,49 @@ extension CompilationSession {
                       + "would not go to the path written; write the path it means",
                   at: request.pathLocation)
         }
+    }
+
+    /// Warns about an OpenAPI-style `{userId}` in a path, which would be sent as the text `%7BuserId%7D`:
+    /// flowrun embeds values as `{$inputs.userId}`. Suggests the expression when an input, a var or a step
+    /// output has that name.
+    private mutating func checkPathPlaceholders(in request: Request) {
+        let literals: [String]
+        switch request.path {
+        case .literal(.string(let text)): literals = [text]
+        case .string(let template, _):
+            literals = template.segments.compactMap { if case .literal(let text) = $0 { text } else { nil } }
+        default: return
+        }
+        for literal in literals {
+            var rest = Substring(literal)
+            while let open = rest.firstIndex(of: "{") {
+                let afterOpen = rest[rest.index(after: open)...]
+                guard let close = afterOpen.firstIndex(of: "}") else { break }
+                let name = String(afterOpen[..<close])
+                rest = afterOpen[afterOpen.index(after: close)...]
+                guard !name.isEmpty, name.unicodeScalars.allSatisfy({
+                    $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+                }) else { continue }
+                let fix = placeholderExpression(for: name).map { "did you mean '{\($0)}'?" }
+                    ?? "embed a value with '{$inputs.\(name)}' or '{$steps.<step>.outputs.\(name)}'"
+                warning(.pathPlaceholder,
+                        "'{\(name)}' in the path is sent as the literal text '%7B\(name)%7D', not a value; \(fix)",
+                        at: request.pathLocation)
+            }
+        }
+    }
+
+    /// The expression that reads `name`: an input, a var or the first step output of that name.
+    private func placeholderExpression(for name: String) -> String? {
+        if let inputs = workflow.inputs.flatMap({ navigator.resolve($0) }),
+            inputs.properties.contains(where: { $0.name == name })
+        {
+            return "$inputs.\(name)"
+        }
+        if varsByName[name] != nil { return "$vars.\(name)" }
+        if let step = workflow.steps.first(where: { $0.outputs.contains { $0.name.value == name } }) {
+            return "$steps.\(step.id.value).outputs.\(name)"
+        }
+        return nil
     }
 }

@@ -172,8 +172,14 @@ public struct WorkflowDecoder {
                    pathNode)
         }
         var request = Request(method: method, path: template(pathNode), pathLocation: pathNode.location)
-        if let query = fields["query"] { request.query = bindings(query, "'query'", names: .free) }
-        if let headers = fields["headers"] { request.headers = bindings(headers, "'headers'", names: .header) }
+        if let query = fields["query"] {
+            request.query = bindings(query, "'query'", names: .free)
+            warnAboutPlainScalars(in: query, "query parameter")
+        }
+        if let headers = fields["headers"] {
+            request.headers = bindings(headers, "'headers'", names: .header)
+            warnAboutPlainScalars(in: headers, "header")
+        }
         if let body = fields["body"] {
             if let form = fields["form"] {
                 report(.invalidValue, "a request has either 'body' (JSON) or 'form', not both", form,
@@ -182,6 +188,7 @@ public struct WorkflowDecoder {
             request.body = .json(template(body), body.location)
         } else if let form = fields["form"] {
             request.body = .form(bindings(form, "'form'", names: .free), form.location)
+            warnAboutPlainScalars(in: form, "form field")
         }
         request.bodyType = fields["bodyType"].map { schema($0) }
         return request

@@ -68,6 +68,10 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
         public static let ignoredBody = Code("ignored-body")
         /// A failure handler reads the failed response, but a rule also runs it for failures without one (a warning).
         public static let missingResponse = Code("missing-response")
+        /// A plain YAML scalar in a header, query or form value is sent as other text than written (a warning).
+        public static let unquotedScalar = Code("unquoted-scalar")
+        /// A request path has an OpenAPI-style `{name}` placeholder, which is sent as literal text (a warning).
+        public static let pathPlaceholder = Code("path-placeholder")
 
         /// No response: the connection was refused or reset, DNS or TLS failed, or the body was too large.
         public static let transport = Code("transport")

@@ -44,7 +44,10 @@ struct RequestBuilder: Sendable {
         fields.append(HeaderFields.Field(name: "User-Agent", value: Self.userAgent))
         var request = StepRequest(method: declared.method.value, url: url, headers: HeaderFields(fields))
         for binding in declared.headers {
-            let value = try scope.evaluateText(binding.value)
+            // A null value leaves the header out, as it leaves a query parameter out.
+            let evaluated = try scope.evaluate(binding.value)
+            if evaluated == .null { continue }
+            let value = evaluated.interpolationText
             try Self.checkHeaderValue(value, name: binding.name.value)
             request.headers.set(binding.name.value, value)
         }
@@ -142,7 +145,15 @@ struct RequestBuilder: Sendable {
         switch value {
         case .null: break
         case .array(let elements):
-            for element in elements { try appendQueryValue(element, named: name, to: &pairs) }
+            for element in elements {
+                if element.isContainer {
+                    throw FlowError(
+                        .binding,
+                        "query parameter '\(name)' is bound to a list that holds \(element.typeName == "array" ? "a list" : "an object"), "
+                            + "which has no query form; a query parameter takes a scalar or a list of scalars")
+                }
+                try appendQueryValue(element, named: name, to: &pairs)
+            }
         case .object:
             throw FlowError(.binding, "query parameter '\(name)' is bound to an object, which has no query form")
         default: pairs.append((name, value.interpolationText))

@@ -49,9 +49,13 @@ extension StringTemplate {
 }
 
 extension JSONValue {
-    /// The value as it is inserted into text: a string as it is, any other value as compact JSON.
+    /// The value as it is inserted into text: a string as it is, a number in its shortest form (`1000`, not
+    /// `1000.0`), any other value as compact JSON.
     var interpolationText: String {
-        if case .string(let text) = self { return text }
-        return serialized()
+        switch self {
+        case .string(let text): return text
+        case .double(let double): return JSONValue.numberText(double)
+        default: return serialized()
+        }
     }
 }

@@ -61,7 +61,16 @@ public indirect enum ValueTemplate: Hashable, Sendable {
             case .null: return .literal(.null)
             case .bool(let value): return .literal(.bool(value))
             case .int(let value): return .literal(.int(value))
-            case .double(let value): return .literal(.double(value))
+            case .double(let value):
+                guard value.isFinite else {
+                    diagnostics.append(Diagnostic(
+                        .error, .invalidValue,
+                        "'\(scalar.text)' is YAML's \(value.isNaN ? "not-a-number" : "infinity"), which has no JSON "
+                            + "form; quote it (\"\(scalar.text)\") to mean the text",
+                        at: node.location))
+                    return .literal(.string(scalar.text))
+                }
+                return .literal(.double(value))
             case .string(let text): return compileString(text, style: scalar.style, at: node.location, into: &diagnostics)
             }
 

@@ -74,6 +74,18 @@ extension JSONValue {
         }
     }
 
+    /// The shortest text of a number, as it goes into a URL, a header or text: `1000` for 1000.0 and 1e3,
+    /// `10.5`, `1e+21`. (A JSON body keeps `1.0` as written, so a value read from JSON serializes back equal.)
+    /// `null` only for the infinities and NaN, which the compiler refuses in a workflow's values.
+    static func numberText(_ double: Double) -> String {
+        guard double.isFinite else { return "null" }
+        // Integral values within the exactly representable range print without a fraction.
+        if double.rounded(.towardZero) == double, abs(double) < 0x1p53 {
+            return String(Int64(double))
+        }
+        return double.description
+    }
+
     /// Starts a new line indented to `indent` levels, when printing pretty.
     private static func newline(to output: inout [UInt8], indent: Int?) {
         guard let indent else { return }

@@ -41,6 +41,14 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
+    /// Whether the value is an array or an object, which have no text form in a URL or header.
+    public var isContainer: Bool {
+        switch self {
+        case .array, .object: true
+        default: false
+        }
+    }
+
     /// The string, when the value is one.
     public var stringValue: String? {
         if case .string(let s) = self { return s }
