@@ -71,7 +71,8 @@ struct CompressedBodyTests {
             }
             #expect(error?.code == .transport)
             #expect(error?.message == "the response body is larger than 1000000 bytes once decompressed (the response "
-                + "body size limit; raise it with AsyncHTTPClientDispatcher.Configuration.maxResponseBodySize)")
+                + "body size limit; raise it with flowrun run --max-body-size, or "
+                + "AsyncHTTPClientDispatcher.Configuration.maxResponseBodySize)")
         }
     }
 

@@ -42,10 +42,11 @@ struct FlowRunProcess {
     ///   - environment: Extra environment variables.
     ///   - removing: Variables of this process's environment that the run must not see.
     ///   - timeout: How long the run may take before it is killed and ``TimedOut`` is thrown.
+    ///   - started: Told the process id once the process runs, so a test can signal it.
     /// - Returns: What the run printed and its exit status.
     private static func run(
         _ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:],
-        removing: Set<String> = [], timeout: Duration = .seconds(60)
+        removing: Set<String> = [], timeout: Duration = .seconds(60), started: (@Sendable (Int32) -> Void)? = nil
     ) throws -> Outcome {
         var variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         for name in removing { variables[name] = nil }
@@ -60,6 +61,7 @@ struct FlowRunProcess {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        started?(process.processIdentifier)
 
         // Standard error is read on its own thread while this one reads standard output, so a child
         // that fills one pipe (trace logging) never blocks while the other is being drained.
@@ -97,12 +99,14 @@ struct FlowRunProcess {
     /// which has as many threads as the machine has cores, would hold up every other test.
     static func run(
         _ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:],
-        removing: Set<String> = [], timeout: Duration = .seconds(60)
+        removing: Set<String> = [], timeout: Duration = .seconds(60), started: (@Sendable (Int32) -> Void)? = nil
     ) async throws -> Outcome {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(with: Result {
-                    try run(arguments, in: directory, environment: environment, removing: removing, timeout: timeout)
+                    try run(
+                        arguments, in: directory, environment: environment, removing: removing, timeout: timeout,
+                        started: started)
                 })
             }
         }

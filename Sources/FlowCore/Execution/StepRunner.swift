@@ -100,8 +100,10 @@ struct StepRunner: Sendable {
                     planned, number: current, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey,
                     deadline: deadline)
                 report.duration = attemptStart.duration(to: clock.now)
-                // The URL that went out, with the query parameters that interceptors added (redacted).
-                report.url = (outcome.sent ?? outcome.request).map { redactor.redact(url: $0.url) } ?? ""
+                // The URL that went out, with the query parameters that interceptors added (redacted); the path
+                // as written when the request could not be built, so a report never shows a bare "GET ".
+                report.url = (outcome.sent ?? outcome.request).map { redactor.redact(url: $0.url) }
+                    ?? Self.writtenPath(of: planned)
                 report.status = outcome.response?.status
                 report.redirects = (outcome.response?.redirects ?? []).map {
                     StepResponse.Redirect(status: $0.status, url: redactor.redact(url: $0.url))
@@ -478,6 +480,16 @@ struct StepRunner: Sendable {
         guard !body.isEmpty else { return nil }
         let text = String(decoding: body.prefix(512), as: UTF8.self)
         return body.count > 512 ? text + "…" : text
+    }
+
+    /// A step's path as the file writes it (`/items/{$vars.id}`), for reports of a request that was never built.
+    static func writtenPath(of planned: PlannedStep) -> String {
+        switch planned.step.request.path {
+        case .literal(let value): value.stringValue ?? ""
+        case .string(let template, _): template.description
+        case .expression(let expression, _): "{\(expression)}"
+        default: ""
+        }
     }
 }
 

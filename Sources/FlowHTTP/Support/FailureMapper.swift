@@ -76,6 +76,9 @@ struct FailureMapper {
         case let error as HTTPClientError:
             switch error {
             case .deadlineExceeded:
+                if case .readingBody = phase {
+                    return (.attemptTimeout, Self.bodyTimeout(limit))
+                }
                 return (.attemptTimeout, limit.map { "no response within \($0)" } ?? "no response in time")
             case .remoteConnectionClosed:
                 return (.transport, closed)
@@ -110,8 +113,9 @@ struct FailureMapper {
                 .transport, Self.socketMessage(failure.error, address: address) ?? "could not connect to \(address)"
             )
 
-        case let error as NIOTooManyBytesError:
-            return (.transport, Self.bodyTooLarge(error.maxBytes ?? maxResponseBodySize, inflated: false))
+        case is NIOTooManyBytesError:
+            // The configured limit, whatever the error carries: a chunked body's collector reports its own.
+            return (.transport, Self.bodyTooLarge(maxResponseBodySize, inflated: false))
 
         case NIOHTTPDecompression.DecompressionError.limit:
             guard limitsInflatedSize else {
@@ -126,11 +130,7 @@ struct FailureMapper {
             return (.transport, Self.bodyTooLarge(maxResponseBodySize, inflated: true))
 
         case is ResponseBodyCollector.DeadlineExceeded:
-            return (
-                .attemptTimeout,
-                limit.map { "the response body did not arrive within \($0)" }
-                    ?? "the response body did not arrive in time"
-            )
+            return (.attemptTimeout, Self.bodyTimeout(limit))
 
         case let error as NIOSSLError:
             switch error {
@@ -172,8 +172,15 @@ struct FailureMapper {
 
     /// The message for a body over the size limit; `inflated` when it was compressed and is too large inflated.
     static func bodyTooLarge(_ size: Int, inflated: Bool) -> String {
-        "the response body is larger than \(size) bytes\(inflated ? " once decompressed" : "") (the response body "
-            + "size limit; raise it with AsyncHTTPClientDispatcher.Configuration.maxResponseBodySize)"
+        "the response body is larger than \(ByteCount(size))\(inflated ? " once decompressed" : "") (the response "
+            + "body size limit; raise it with flowrun run --max-body-size, or "
+            + "AsyncHTTPClientDispatcher.Configuration.maxResponseBodySize)"
+    }
+
+    /// The message for an attempt timeout that passed while the response body was still arriving.
+    static func bodyTimeout(_ limit: String?) -> String {
+        "the response started, but its body did not finish arriving "
+            + (limit.map { "within \($0) (the attempt timeout)" } ?? "in time")
     }
 
     /// A message for a socket error, or `nil` when `error` is not one.

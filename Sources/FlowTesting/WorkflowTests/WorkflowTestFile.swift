@@ -108,11 +108,8 @@ public struct WorkflowTestFile: Sendable {
     /// - Parameter path: The stub file's path.
     /// - Returns: Its stubs, or the first problem with it.
     public static func readMockFile(_ path: String) -> Result<MockStubs, FlowError> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(FlowError(.unreadableFile, "cannot read the stub file \(path)"))
-        }
-        return Result { () throws(FlowError) in
-            try MockStubs.load(yaml: String(decoding: data, as: UTF8.self), path: path)
+        FileReader.read(path, kind: "a stub file").flatMap { data in
+            Result { () throws(FlowError) in try MockStubs.load(yaml: String(decoding: data, as: UTF8.self), path: path) }
         }
     }
 

@@ -47,7 +47,7 @@ public struct WorkflowTestSuite: Sendable {
     public static func load(path: String, compiler: WorkflowCompiler = WorkflowCompiler()) -> LoadResult {
         let limit = compiler.loaderLimits.maxFileSize
         let bytes: [UInt8]
-        switch FileReader.read(path, limit: limit) {
+        switch FileReader.read(path, limit: limit, kind: "a test file") {
         case .success(let read): bytes = read
         case .failure(let error): return LoadResult(suite: nil, diagnostics: [Diagnostic(error)])
         }

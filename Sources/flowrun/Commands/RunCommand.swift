@@ -29,9 +29,14 @@ struct RunCommand: AsyncParsableCommand {
             flowrun.step span per step and an "HTTP <METHOD>" span per attempt, whose context \
             is sent as the W3C traceparent header so the servers' spans join the trace.
 
+            Responses are read up to 10 MiB (after decompression); --max-body-size raises or lowers \
+            the limit.
+
             Exit status: 0 when the run succeeds, 1 when it fails, 2 when the file, an input, an \
             environment variable or an argument is invalid, a dispatcher or interceptor it names is \
-            not registered (nothing was sent), or a report file cannot be written.
+            not registered (nothing was sent), or a report file cannot be written. Ctrl-C (SIGINT), \
+            SIGTERM and SIGHUP cancel the requests in flight, print the report of what ran, and exit \
+            with 128 + the signal's number: 130, 143 or 129.
 
             Examples:
               flowrun run workflows/banking.yaml --input token=t-123 --env-file .env
@@ -81,6 +86,15 @@ struct RunCommand: AsyncParsableCommand {
         help: ArgumentHelp("Write the run's trace spans to this file, one JSON object per line.", valueName: "file"))
     var traceOut: String?
 
+    @Option(
+        name: .customLong("max-body-size"),
+        help: ArgumentHelp(
+            "The largest response body to accept, counted after gzip/deflate decompression (default 10 MiB).",
+            discussion: "A size such as 50MiB, 512KiB, 2MB or a number of bytes. A larger body fails the attempt "
+                + "with a transport error naming the limit.",
+            valueName: "size"))
+    var maxBodySize: String?
+
     @Flag(help: "Do not verify TLS certificates. Only for test servers you control.")
     var insecure = false
 
@@ -114,6 +128,10 @@ struct RunCommand: AsyncParsableCommand {
             registry.register(try MockDispatcher(stubs: loadStubs(mock)), as: "mock")
             selected = selected ?? "mock"
         }
+        if let selected, selected != "http", registry[selected] == nil {
+            let hint = selected == "mock" ? " (the mock dispatcher needs --mock <stub file>)" : ""
+            Self.fail("no dispatcher named '\(selected)'\(hint); available: \((registry.names + ["http"]).sorted().joined(separator: ", "))")
+        }
         // Report files are created before the first request, so a bad path fails before anything is sent.
         if let junitOut, !FileManager.default.createFile(atPath: junitOut, contents: nil) {
             Self.fail("cannot write the JUnit report to \(junitOut)")
@@ -127,15 +145,18 @@ struct RunCommand: AsyncParsableCommand {
                 Self.fail("cannot write the trace to \(path)")
             }
         }
-        defer { tracer?.close() }
         let printer = RunPrinter(format: format, stderrIsTerminal: Terminal.isColorTerminal(STDERR_FILENO))
-        let (report, interrupted) = try await AsyncHTTPClientDispatcher.withDispatcher(insecure: insecure) { http in
-            registry.register(http, as: "http")
-            if let selected, registry[selected] == nil {
-                let hint = selected == "mock" ? " (the mock dispatcher needs --mock <stub file>)" : ""
-                Self.fail(
-                    "no dispatcher named '\(selected)'\(hint); available: \(registry.names.joined(separator: ", "))")
+        var bodyLimit = AsyncHTTPClientDispatcher.Configuration.defaultMaxResponseBodySize
+        if let maxBodySize {
+            guard let size = ByteCount(parsing: maxBodySize) else {
+                Self.fail("--max-body-size: '\(maxBodySize)' is not a size; write one such as 50MiB, 512KiB, 2MB or 1048576")
             }
+            bodyLimit = size.bytes
+        }
+        let (report, signal) = try await AsyncHTTPClientDispatcher.withDispatcher(
+            insecure: insecure, maxResponseBodySize: bodyLimit
+        ) { http in
+            registry.register(http, as: "http")
             var engine = Engine(dispatchers: registry, logger: logger, maxConcurrentSteps: maxConcurrency)
             engine.dispatcherOverride = selected
             let configured = engine
@@ -145,14 +166,25 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         printer.finish(report)
+        // Reports are written whole or not at all (a temporary file renamed into place): a full disk leaves
+        // no truncated file that looks like a passing run, and the run exits 2.
+        var unwritten: [String] = []
         if let junitOut {
             do {
-                try Data(JUnitXML.run(report).render().utf8).write(to: URL(fileURLWithPath: junitOut))
+                try Data(JUnitXML.run(report).render().utf8).write(to: URL(fileURLWithPath: junitOut), options: .atomic)
             } catch {
-                Self.fail("cannot write the JUnit report to \(junitOut): \(error.localizedDescription)")
+                unwritten.append("cannot write the JUnit report to \(junitOut): \(error.localizedDescription)")
             }
         }
-        if interrupted { throw ExitCode(130) }  // The shell convention for "ended by SIGINT".
+        if let tracer, let traceOut {
+            do {
+                try tracer.close()
+            } catch {
+                unwritten.append("cannot write the trace to \(traceOut): \(error.localizedDescription)")
+            }
+        }
+        if !unwritten.isEmpty { Self.fail(unwritten.joined(separator: "\nflowrun run: ")) }
+        if let signal { throw ExitCode(Interrupt.exitCode(for: signal)) }  // 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP)
         if let error = report.error {
             // Invalid inputs, unset environment variables and unregistered names are usage errors:
             // the run stopped before its first request.
@@ -163,11 +195,9 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     private func loadStubs(_ path: String) throws -> MockStubs {
-        guard let data = FileManager.default.contents(atPath: path) else { Self.fail("cannot read mock file \(path)") }
-        do {
-            return try MockStubs.load(yaml: String(decoding: data, as: UTF8.self), path: path)
-        } catch {
-            Self.fail(error.description)
+        switch WorkflowTestFile.readMockFile(path) {
+        case .success(let stubs): return stubs
+        case .failure(let error): Self.fail(error.description)
         }
     }
 

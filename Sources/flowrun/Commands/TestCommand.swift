@@ -22,7 +22,8 @@ struct TestCommand: AsyncParsableCommand {
             stub no step can reach, is an error.
 
             Exit status: 0 when every case passes, 1 when one fails, 2 when a test file is \
-            invalid, no test files are found, or an argument is wrong.
+            invalid, no test files are found, or an argument is wrong; 130, 143 or 129 when \
+            SIGINT, SIGTERM or SIGHUP cancelled the run (the results so far are still printed).
 
             Examples:
               flowrun test
@@ -90,7 +91,7 @@ struct TestCommand: AsyncParsableCommand {
         runner.wallTimeLimit = (try? DurationParser.parse(wallTimeout).get()) ?? .seconds(10)
         if let jobs { runner.maxConcurrentCases = jobs }
         let configured = runner
-        let (results, interrupted) = await Interrupt.cancelling {
+        let (results, signal) = await Interrupt.cancelling {
             await configured.run(suites) { suite, testCase in
                 selected.contains(CaseFilter.label(file: suite.file.path, case: testCase.name))
             }
@@ -120,7 +121,7 @@ struct TestCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
         }
-        if interrupted { throw ExitCode(130) }
+        if let signal { throw ExitCode(Interrupt.exitCode(for: signal)) }
         if reports.contains(where: { $0.isInvalid }) { throw ExitCode(2) }
         if reports.contains(where: { $0.results.contains { !$0.passed } }) { throw ExitCode(1) }
     }

@@ -1,17 +1,20 @@
 import Dispatch
 import Foundation
 
-/// Runs an operation that Ctrl-C (SIGINT) or SIGTERM cancels instead of killing the process.
+/// Runs an operation that Ctrl-C (SIGINT), SIGTERM or SIGHUP cancels instead of killing the process.
 ///
-/// Cancelling lets the engine stop in-flight requests and still return its
-/// report, so the user sees which steps ran before the interruption.
+/// Cancelling lets the engine stop in-flight requests and still return its report, so the user sees which
+/// steps ran before the interruption. The command then exits with the shell's code for the signal,
+/// 128 + its number: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP (a closed terminal).
 enum Interrupt {
-    /// Runs `operation`; on SIGINT or SIGTERM its task is cancelled and `interrupted` is set.
-    /// - Returns: The operation's result and whether a signal arrived.
+    /// The signals that cancel the operation.
+    static let signals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Runs `operation`; on SIGINT, SIGTERM or SIGHUP its task is cancelled.
+    /// - Returns: The operation's result and the first signal that arrived, if any.
     static func cancelling<T: Sendable>(
         _ operation: @escaping @Sendable () async -> T
-    ) async -> (result: T, interrupted: Bool) {
-        let signals = [SIGINT, SIGTERM]
+    ) async -> (result: T, signal: Int32?) {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         let sources = signals.map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
@@ -24,23 +27,26 @@ enum Interrupt {
             sources.forEach { $0.cancel() }
             signals.forEach { signal($0, SIG_DFL) }
         }
-        return await withTaskGroup(of: (T?, Bool).self) { group in
-            group.addTask { (await operation(), false) }
+        return await withTaskGroup(of: (T?, Int32?).self) { group in
+            group.addTask { (await operation(), nil) }
             group.addTask {
-                for await _ in stream { return (nil, true) }
-                return (nil, false)
+                for await number in stream { return (nil, number) }
+                return (nil, nil)
             }
-            var interrupted = false
+            var received: Int32?
             while let (value, signalled) = await group.next() {
-                if signalled {
-                    interrupted = true
+                if let signalled {
+                    received = signalled
                     group.cancelAll()  // Cancels the operation; it still returns its (partial) result.
                 } else if let value {
                     continuation.finish()
-                    return (value, interrupted)
+                    return (value, received)
                 }
             }
             fatalError("the operation task always returns a value")
         }
     }
+
+    /// The exit status for a run that `signal` ended: 128 + its number, the shell's convention.
+    static func exitCode(for signal: Int32) -> Int32 { 128 + signal }
 }

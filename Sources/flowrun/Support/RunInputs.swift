@@ -8,11 +8,13 @@ struct RunInputs {
     func collect(pairs: [String], file: String?) throws -> [String: JSONValue] {
         var inputs: [String: JSONValue] = [:]
         if let file {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                RunCommand.fail("cannot read inputs file \(file)")
+            let data: [UInt8]
+            switch FileReader.read(file, kind: "an inputs file") {
+            case .success(let bytes): data = bytes
+            case .failure(let error): RunCommand.fail(error.description)
             }
             do {
-                let node = try YAMLLoader().load(Array(data), path: file)
+                let node = try YAMLLoader().load(data, path: file)
                 guard case .object(let object) = JSONValue(yaml: node) else {
                     RunCommand.fail("\(node.location): the inputs file must hold a mapping of input names to values")
                 }
@@ -45,8 +47,10 @@ enum DotEnv {
     }
 
     static func load(_ path: String) throws(Failure) -> [String: String] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(description: "cannot read env file \(path)")
+        let data: [UInt8]
+        switch FileReader.read(path, kind: "an env file") {
+        case .success(let bytes): data = bytes
+        case .failure(let error): throw Failure(description: error.description)
         }
         var values: [String: String] = [:]
         for (index, rawLine) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

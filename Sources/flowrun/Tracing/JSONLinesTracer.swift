@@ -23,16 +23,30 @@ import Tracing
 final class JSONLinesTracer: Tracer {
     typealias Span = JSONLinesSpan
 
-    private let output: Mutex<FileHandle>
+    /// The open file and the first write error, if any.
+    private struct Output {
+        var handle: FileHandle?
+        var failure: (any Error)?
+    }
 
-    /// Creates a tracer that writes to `path`, creating or truncating the file.
+    private let output: Mutex<Output>
+    /// Where the trace goes once it is complete.
+    private let path: String
+    /// Where spans are written until then, in the same folder, so that ``close()`` can rename it into place.
+    private let partialPath: String
+
+    /// Creates a tracer that writes to a temporary file beside `path`; ``close()`` renames it to `path`.
     /// - Parameter path: The file to write.
-    /// - Throws: `CocoaError` when the file cannot be created or opened.
+    /// - Throws: `CocoaError` when the temporary file cannot be created or opened.
     init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+        self.path = path
+        let url = URL(fileURLWithPath: path)
+        partialPath = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)").path
+        guard FileManager.default.createFile(atPath: partialPath, contents: nil) else {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
         }
-        output = Mutex(try FileHandle(forWritingTo: URL(fileURLWithPath: path)))
+        output = Mutex(Output(handle: try FileHandle(forWritingTo: URL(fileURLWithPath: partialPath))))
     }
 
     /// Starts a span: a child of the context's span, or the root of a new trace.
@@ -80,13 +94,39 @@ final class JSONLinesTracer: Tracer {
         context.traceContext = identity
     }
 
-    /// Closes the file; spans that end afterwards are dropped.
-    func close() {
-        output.withLock { handle in try? handle.close() }
+    /// Closes the file and moves it into place; spans that end afterwards are dropped.
+    ///
+    /// A trace that could not be written whole never replaces the file: the temporary file is removed and
+    /// the first error is thrown, so `flowrun run` can say so and exit 2 instead of leaving a partial trace.
+    /// - Throws: The first error writing, flushing or renaming the file.
+    func close() throws {
+        let failure: (any Error)? = output.withLock { output in
+            defer { output.handle = nil }
+            guard let handle = output.handle else { return output.failure }
+            do {
+                try handle.synchronize()
+                try handle.close()
+            } catch {
+                output.failure = output.failure ?? error
+            }
+            return output.failure
+        }
+        if let failure {
+            try? FileManager.default.removeItem(atPath: partialPath)
+            throw failure
+        }
+        guard rename(partialPath, path) == 0 else {
+            let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            try? FileManager.default.removeItem(atPath: partialPath)
+            throw error
+        }
     }
 
     private func write(_ line: String) {
         let data = Data((line + "\n").utf8)
-        output.withLock { handle in try? handle.write(contentsOf: data) }
+        output.withLock { output in
+            guard output.failure == nil, let handle = output.handle else { return }
+            do { try handle.write(contentsOf: data) } catch { output.failure = error }
+        }
     }
 }
