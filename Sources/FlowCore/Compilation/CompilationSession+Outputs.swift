@@ -71,6 +71,8 @@ extension CompilationSession {
 
     /// Warns about declarations nothing uses and on-demand steps nothing runs.
     mutating func reportUnused() {
+        // A malformed expression reads nothing that can be known, so "never used" would follow from it.
+        let readsAreKnown = !diagnostics.contains { $0.code == .invalidExpression && $0.severity == .error }
         for type in workflow.types where !usedTypes.contains(type.name.value) {
             warning(.unused, "type '\(type.name.value)' is never used", at: type.name.location)
         }
@@ -83,14 +85,14 @@ extension CompilationSession {
         for policy in workflow.policies where !usedPolicies.contains(policy.name.value) {
             warning(.unused, "policy '\(policy.name.value)' is never used", at: policy.name.location)
         }
-        for binding in workflow.vars where !usedVars.contains(binding.name.value) {
+        for binding in workflow.vars where readsAreKnown && !usedVars.contains(binding.name.value) {
             warning(.unused, "var '\(binding.name.value)' is never used", at: binding.name.location)
         }
-        for variable in workflow.environment where !usedEnvironment.contains(variable.name.value) {
+        for variable in workflow.environment where readsAreKnown && !usedEnvironment.contains(variable.name.value) {
             warning(.unused, "environment variable '\(variable.name.value)' is never used", at: variable.name.location)
         }
         if let inputs = workflow.inputs.flatMap({ navigator.resolve($0) }) {
-            for property in inputs.properties where !usedInputs.contains(property.name) {
+            for property in inputs.properties where readsAreKnown && !usedInputs.contains(property.name) {
                 warning(.unused, "input '\(property.name)' is never used", at: property.schema.location)
             }
         }

@@ -82,18 +82,21 @@ extension CompilationSession {
             }
         }
 
+        // What a step takes from `defaults` was resolved (and reported) once, where `defaults` names it.
         let serverName = step.server ?? workflow.defaults.server
-        var server: Server?
-        if let serverName { server = resolveServer(serverName) }
+        let server: Server? =
+            if let name = step.server { resolveServer(name) } else { serverName.flatMap { serversByName[$0.value] } }
         // A path that starts with an expression may give an absolute URL: its value decides at run time.
         if serverName == nil && RequestPath.origin(of: request.path) == .relative {
             error(.missingKey,
                   "step '\(step.id.value)' has a relative path but no server; set 'server' on the step or under 'defaults'",
                   at: request.pathLocation)
         }
-        let interceptors = resolveInterceptors(step.interceptors ?? workflow.defaults.interceptors ?? [])
-        let policyName = step.policy ?? workflow.defaults.policy
-        let policy = policyName.flatMap { resolvePolicy($0) }
+        let interceptors = step.interceptors.map { resolveInterceptors($0) }
+            ?? (workflow.defaults.interceptors ?? []).compactMap { interceptorsByName[$0.value] }
+        let policy: Policy? =
+            if let name = step.policy { resolvePolicy(name) }
+            else { workflow.defaults.policy.flatMap { policiesByName[$0.value] } }
         if let policy { checkRetriedMethod(of: step, policy: policy) }
         let dispatcher = (step.dispatcher ?? workflow.defaults.dispatcher)?.value ?? "http"
         let outputs = outputTypes(of: step.id.value).compactMapValues { $0 }

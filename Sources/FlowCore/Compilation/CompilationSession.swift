@@ -115,14 +115,14 @@ struct CompilationSession {
         if let memo = varTypeMemo[name] { return memo }
         guard let binding = varsByName[name] else { return nil }
         varTypeMemo[name] = .some(nil)  // Guards against a var that reads itself.
-        let type = checkTemplate(binding.value, in: .variable(name), placement: .value)
+        let type = checkTemplate(binding.value, in: .variable(name), placement: .value, at: binding.name.location)
         varTypeMemo[name] = type
         return type
     }
 
     private mutating func checkServers() {
         for server in workflow.servers {
-            _ = checkTemplate(server.url, in: .server, placement: .scalar("a server URL"))
+            _ = checkTemplate(server.url, in: .server, placement: .scalar("a server URL"), at: server.name.location)
         }
         if let name = workflow.defaults.server { _ = resolveServer(name) }
     }
@@ -146,36 +146,40 @@ struct CompilationSession {
     private mutating func checkInterceptors() {
         for declaration in workflow.interceptors {
             let context = BindingContext.interceptor
+            let at = declaration.name.location
             switch declaration.kind {
             case .headers(let set, _):
-                for binding in set { _ = checkTemplate(binding.value, in: context, placement: .scalar("a header")) }
+                for binding in set {
+                    _ = checkTemplate(binding.value, in: context, placement: .scalar("a header"), at: binding.name.location)
+                }
             case .bearer(let token):
-                _ = checkTemplate(token, in: context, placement: .scalar("a header"))
+                _ = checkTemplate(token, in: context, placement: .scalar("a header"), at: at)
             case .basic(let username, let password):
-                _ = checkTemplate(username, in: context, placement: .scalar("a header"))
-                _ = checkTemplate(password, in: context, placement: .scalar("a header"))
+                _ = checkTemplate(username, in: context, placement: .scalar("a header"), at: at)
+                _ = checkTemplate(password, in: context, placement: .scalar("a header"), at: at)
             case .apiKey(let placement, let value):
                 let label = if case .header = placement { "a header" } else { "a query parameter" }
-                _ = checkTemplate(value, in: context, placement: .scalar(label))
+                _ = checkTemplate(value, in: context, placement: .scalar(label), at: at)
             case .query(let bindings):
                 for binding in bindings {
-                    _ = checkTemplate(binding.value, in: context, placement: .scalar("a query parameter"))
+                    _ = checkTemplate(
+                        binding.value, in: context, placement: .scalar("a query parameter"), at: binding.name.location)
                 }
             case .refresh(_, let step):
                 invokedSteps.insert(step.value)
                 checkOnDemandTarget(step, role: "the refresh interceptor '\(declaration.name.value)'")
             case .sign(let signing):
-                _ = checkTemplate(signing.key, in: context, placement: .scalar("a signing key"))
+                _ = checkTemplate(signing.key, in: context, placement: .scalar("a signing key"), at: at)
             case .unwrap:
                 break
             case .wrap(_, let envelope):
-                if let envelope { _ = checkTemplate(envelope, in: context, placement: .value) }
+                if let envelope { _ = checkTemplate(envelope, in: context, placement: .value, at: at) }
             case .encrypt(let encryption):
-                _ = checkTemplate(encryption.key, in: context, placement: .scalar("an encryption key"))
+                _ = checkTemplate(encryption.key, in: context, placement: .scalar("an encryption key"), at: at)
             case .decrypt(let key):
-                _ = checkTemplate(key, in: context, placement: .scalar("an encryption key"))
+                _ = checkTemplate(key, in: context, placement: .scalar("an encryption key"), at: at)
             case .custom(_, let arguments):
-                for binding in arguments { _ = checkTemplate(binding.value, in: context, placement: .value) }
+                for binding in arguments { _ = checkTemplate(binding.value, in: context, placement: .value, at: binding.name.location) }
             }
         }
         if let names = workflow.defaults.interceptors { _ = resolveInterceptors(names) }

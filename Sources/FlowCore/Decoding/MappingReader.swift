@@ -32,6 +32,13 @@ package struct MappingReader {
                 at: node.location))
             return nil
         }
+        // `url: {$env.API}` unquoted is the mapping `{ "$env.API": null }`: one finding that says to quote it,
+        // not an unknown key and a missing one.
+        if let text = node.unquotedExpressionText {
+            diagnostics.append(Diagnostic(
+                .error, .typeMismatch, YAMLNode.quoteItMessage(text, context: context), at: node.location))
+            return nil
+        }
         var pairs: [String: YAMLPair] = [:]
         var keys: [Located<String>] = []
         pairs.reserveCapacity(mapping.count)

@@ -7,19 +7,25 @@ extension WorkflowDecoder {
         ("encrypt", []), ("decrypt", []), ("use", ["with"]),
     ]
 
+    /// The declaration kept for an interceptor whose declaration has errors: it does nothing, and it keeps
+    /// steps that list the interceptor from getting an "unknown interceptor" finding on top of the real one.
+    static func placeholder(named name: Located<String>) -> InterceptorDeclaration {
+        InterceptorDeclaration(name: name, kind: .headers(set: [], remove: []))
+    }
+
     mutating func interceptors(_ node: YAMLNode) -> [InterceptorDeclaration] {
         let allowed = ["headers", "removeHeaders", "bearer", "basic", "apiKey", "query", "run", "when", "then", "sign",
                        "unwrap", "wrap", "encrypt", "decrypt", "use", "with"]
         return entries(node, "'interceptors'").compactMap { entry in
             let context = "interceptor '\(entry.name.value)'"
-            guard let fields = reader(entry.value, context, allowed) else { return nil }
+            guard let fields = reader(entry.value, context, allowed) else { return Self.placeholder(named: entry.name) }
             let kinds = Self.interceptorKinds.map(\.key).filter { $0 != "removeHeaders" && fields.contains($0) }
             let kindKey: String
             if kinds.count > 1 {
                 report(.invalidValue,
                        "\(context) has one kind; found \(kinds.map { "'\($0)'" }.joined(separator: " and "))",
                        entry.value)
-                return nil
+                return Self.placeholder(named: entry.name)
             } else if let only = kinds.first {
                 kindKey = only
             } else if fields.contains("removeHeaders") {
@@ -28,7 +34,7 @@ extension WorkflowDecoder {
                 report(.missingKey,
                        "\(context) needs a kind: headers, removeHeaders, bearer, basic, apiKey, query, run (refresh), sign, unwrap, wrap, encrypt, decrypt or use",
                        entry.value)
-                return nil
+                return Self.placeholder(named: entry.name)
             }
             let companions = Self.interceptorKinds.first { $0.key == kindKey }!.companions
             for key in fields.keys where key.value != kindKey && !companions.contains(key.value) {
@@ -36,7 +42,7 @@ extension WorkflowDecoder {
                     .error, .unknownKey, "'\(key.value)' does not belong to a '\(kindKey)' interceptor",
                     at: key.location))
             }
-            guard let kind = interceptorKind(kindKey, fields, context) else { return nil }
+            guard let kind = interceptorKind(kindKey, fields, context) else { return Self.placeholder(named: entry.name) }
             return InterceptorDeclaration(name: entry.name, kind: kind)
         }
     }

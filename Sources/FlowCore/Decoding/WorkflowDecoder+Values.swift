@@ -26,7 +26,11 @@ extension WorkflowDecoder {
 
     mutating func string(_ node: YAMLNode, _ what: String) -> Located<String>? {
         guard let scalar = node.scalar, case .string(let text) = scalar.value else {
-            report(.typeMismatch, "expected \(what) to be a string, found \(node.kindDescription)", node)
+            if let text = node.unquotedExpressionText {
+                report(.typeMismatch, YAMLNode.quoteItMessage(text, context: what), node)
+            } else {
+                report(.typeMismatch, "expected \(what) to be a string, found \(node.kindDescription)", node)
+            }
             return nil
         }
         return Located(text, at: node.location)

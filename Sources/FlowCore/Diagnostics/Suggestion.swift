@@ -2,7 +2,7 @@
 package enum Suggestion {
     /// The candidate closest to `name` by edit distance, if it is close enough to be a plausible typo.
     ///
-    /// A candidate qualifies when the case-insensitive Levenshtein distance is at
+    /// A candidate qualifies when the case-insensitive edit distance (``editDistance(_:_:)``) is at
     /// most a third of the longer name's length (and at least 1), so `userID`
     /// suggests `userId` but `x` does not suggest `token`.
     /// - Parameters:
@@ -33,10 +33,12 @@ package enum Suggestion {
         closest(to: name, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 
-    /// The Levenshtein distance between two scalar sequences.
+    /// The edit distance between two scalar sequences, counting an insertion, a deletion, a substitution and
+    /// a swap of two adjacent scalars (`auht` for `auth`, the commonest typo) as one edit each.
     static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
         for i in 1...a.count {
@@ -44,8 +46,11 @@ package enum Suggestion {
             for j in 1...b.count {
                 let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
             }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[b.count]
     }

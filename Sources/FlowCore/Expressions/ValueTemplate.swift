@@ -85,6 +85,12 @@ public indirect enum ValueTemplate: Hashable, Sendable {
             return .literal(.array(values))
 
         case .mapping(let pairs):
+            if let text = node.unquotedExpressionText {
+                // Compiled as the quoted text it was meant to be, so no finding follows from the mistake.
+                diagnostics.append(Diagnostic(
+                    .error, .typeMismatch, YAMLNode.quoteItMessage(text, context: "the value"), at: node.location))
+                return compileString(text, style: .plain, at: node.location, into: &diagnostics)
+            }
             var members: [String: ValueTemplate] = [:]
             members.reserveCapacity(pairs.count)
             for pair in pairs {

@@ -137,3 +137,22 @@ public struct YAMLScalar: Sendable, Hashable {
         }
     }
 }
+
+extension YAMLNode {
+    /// `{$env.API}` when this node is what YAML makes of that text written without quotes: a flow mapping whose
+    /// one key is a plain scalar that starts with `$` and whose value is empty. `nil` for any other node.
+    ///
+    /// The classic mistake of a workflow author: a plain value that starts with `{` opens a mapping.
+    package var unquotedExpressionText: String? {
+        guard let pairs = mapping, pairs.count == 1, let key = pairs[0].key.scalar, key.style == .plain,
+            key.text.hasPrefix("$"), let value = pairs[0].value.scalar, value.value == .null, value.text.isEmpty
+        else { return nil }
+        return "{\(key.text)}"
+    }
+
+    /// The message for an ``unquotedExpressionText`` where `context` expected a value.
+    package static func quoteItMessage(_ text: String, context: String) -> String {
+        "\(context) is written \(text) without quotes, which YAML reads as a mapping; quote it (\"\(text)\") "
+            + "to embed the value"
+    }
+}
