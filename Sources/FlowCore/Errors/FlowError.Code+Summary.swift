@@ -18,6 +18,7 @@ extension FlowError.Code {
     private static let summaries: [String: String] = [
         unreadableFile.name: "The file could not be read.",
         invalidYAML.name: "The text is not well-formed YAML.",
+        unsupportedYAML.name: "Well-formed YAML that flowrun does not support: a collection key, a tag outside the core schema or a second document.",
         duplicateKey.name: "A mapping declares the same key twice.",
         limitExceeded.name: "The file exceeds a loader limit: size, nesting depth or alias expansion.",
         typeMismatch.name: "A value has the wrong YAML shape or type.",

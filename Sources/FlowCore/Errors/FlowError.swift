@@ -30,6 +30,9 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
         public static let unreadableFile = Code("unreadable-file")
         /// The text is not well-formed YAML (syntax error, tab indentation, unclosed quote, binary data).
         public static let invalidYAML = Code("invalid-yaml")
+        /// Well-formed YAML that flowrun does not support: a collection as a mapping key, a tag outside the
+        /// core schema, a second document.
+        public static let unsupportedYAML = Code("unsupported-yaml")
         /// A mapping declares the same key twice.
         public static let duplicateKey = Code("duplicate-key")
         /// The file exceeds a loader limit: size, nesting depth or alias expansion.

@@ -82,8 +82,10 @@ public struct YAMLLoader: Sendable {
     /// - Returns: The document's root node.
     /// - Throws: A ``FlowError`` with code ``FlowError/Code/limitExceeded`` when the input breaks one of the
     ///   ``limits``; ``FlowError/Code/duplicateKey`` when a mapping defines a key twice; and
-    ///   ``FlowError/Code/invalidYAML`` for syntax errors, text that is not UTF-8, a second document, a
-    ///   non-scalar key, a bad `<<` merge, an undefined alias or an unknown or unmatched tag.
+    ///   ``FlowError/Code/invalidYAML`` for syntax errors, text that is not UTF-8, a bad `<<` merge, an
+    ///   undefined alias or a core tag on the wrong kind of node; ``FlowError/Code/unsupportedYAML`` for
+    ///   well-formed YAML flowrun does not read: a second document, a non-scalar key, a tag outside the core
+    ///   schema.
     public func load(_ bytes: [UInt8], path: String) throws(FlowError) -> YAMLNode {
         try bytes.withUnsafeBufferPointer { (buffer) throws(FlowError) -> YAMLNode in
             try load(buffer: buffer, path: path)
@@ -234,8 +236,8 @@ private struct TreeBuilder {
             documentCount += 1
             if documentCount > 1 {
                 throw FlowError(
-                    .invalidYAML,
-                    "a workflow file holds one YAML document; found a second one here",
+                    .unsupportedYAML,
+                    "flowrun does not support a second YAML document in a file; a file holds one document",
                     at: location(event.start_mark)
                 )
             }
@@ -326,7 +328,13 @@ private struct TreeBuilder {
             let expected = kind == .mapping ? "tag:yaml.org,2002:map" : "tag:yaml.org,2002:seq"
             if tag != "!" && tag != expected {
                 let what = kind == .mapping ? "a mapping" : "a sequence"
-                throw FlowError(.invalidYAML, "the tag '\(shorthand(tag))' cannot be applied to \(what)", at: here)
+                let name = shorthand(tag)
+                if name.hasPrefix("!!"), YAMLScalarResolver.CoreTag(rawValue: String(name.dropFirst(2))) != nil
+                    || name == "!!map" || name == "!!seq"
+                {
+                    throw FlowError(.invalidYAML, "the tag '\(name)' cannot be applied to \(what)", at: here)
+                }
+                throw FlowError(.unsupportedYAML, Self.unsupportedTagMessage(name), at: here)
             }
         }
         if stack.count >= limits.maxDepth {
@@ -388,8 +396,9 @@ private struct TreeBuilder {
     private mutating func addKey(_ key: Child, to top: Int) throws(FlowError) {
         guard let scalar = key.node.scalar else {
             throw FlowError(
-                .invalidYAML,
-                "mapping keys must be scalars; this key is \(key.node.kindDescription)",
+                .unsupportedYAML,
+                "flowrun does not support a collection as a mapping key (this key is \(key.node.kindDescription)); "
+                    + "keys are scalars",
                 at: key.reference
             )
         }
@@ -452,17 +461,18 @@ private struct TreeBuilder {
             if name == "!!map" || name == "!!seq" {
                 throw FlowError(.invalidYAML, "the tag '\(name)' cannot be applied to a scalar", at: here)
             }
-            throw FlowError(
-                .invalidYAML,
-                "unknown tag '\(name)'; only the core schema tags !!str, !!int, !!float, !!bool and !!null "
-                    + "are supported",
-                at: here
-            )
+            throw FlowError(.unsupportedYAML, Self.unsupportedTagMessage(name), at: here)
         }
         guard let value = YAMLScalarResolver.resolve(text, as: core) else {
             throw FlowError(.invalidYAML, "'\(text)' is not a valid \(name) value\(Self.expectation(core))", at: here)
         }
         return YAMLScalar(text: text, style: style, tag: name, value: value)
+    }
+
+    /// The message for a tag outside the core schema: well-formed YAML that flowrun does not read.
+    private static func unsupportedTagMessage(_ name: String) -> String {
+        "flowrun does not support the tag '\(name)'; it reads the core schema tags !!str, !!int, !!float, "
+            + "!!bool, !!null, !!map and !!seq, and the non-specific '!'"
     }
 
     /// What a tag accepts, for the message that rejects a value.

@@ -56,8 +56,17 @@ struct LintCommand: AsyncParsableCommand {
     @Flag(help: "Also print each step's worst-case attempts, requests and time under its policy.")
     var explain = false
 
+    @Option(
+        name: .customLong("max-findings"),
+        help: ArgumentHelp(
+            "The most findings printed per file in human and github output; 0 prints all.",
+            discussion: "The rest are counted in one line. json, sarif and junit always list every finding.",
+            valueName: "n"))
+    var maxFindings = DiagnosticPrinter.defaultMaxFindings
+
     func validate() throws {
         if paths.isEmpty { throw ValidationError("Name at least one workflow file or folder.") }
+        if maxFindings < 0 { throw ValidationError("--max-findings takes 0 (all) or a positive number.") }
     }
 
     func run() async throws {
@@ -66,7 +75,7 @@ struct LintCommand: AsyncParsableCommand {
         let reports = await Self.lint(files, explain: explain)
         let printer = DiagnosticPrinter(
             format: format, color: format == .human && Terminal.isColorTerminal(STDOUT_FILENO),
-            showsSummary: !quiet, explains: explain, strict: strict)
+            showsSummary: !quiet, explains: explain, strict: strict, maxFindings: maxFindings)
         // An explanation was asked for, so --quiet keeps the files without findings when explaining;
         // in JUnit a file without findings is a passed test case, which --quiet does not hide.
         let hidesClean = quiet && !explain && format != .junit

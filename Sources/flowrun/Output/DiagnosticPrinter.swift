@@ -29,6 +29,11 @@ struct DiagnosticPrinter {
     var strict = false
     /// The subcommand that found the diagnostics, named in GitHub annotation titles (`flowrun lint (code)`).
     var commandName = "lint"
+    /// The most findings printed per file in human and GitHub output (0: all); JSON, SARIF and JUnit keep all.
+    var maxFindings = DiagnosticPrinter.defaultMaxFindings
+
+    /// The default of ``maxFindings``: enough for any file a person is fixing, and quick to print.
+    static let defaultMaxFindings = 100
 
     /// Renders all reports, ending with a summary line in human format.
     func render(_ reports: [FileReport]) -> String {
@@ -46,12 +51,18 @@ struct DiagnosticPrinter {
     private func human(_ reports: [FileReport]) -> String {
         var out = ""
         for report in reports {
-            for diagnostic in report.diagnostics {
+            let shown = maxFindings > 0 ? report.diagnostics.prefix(maxFindings) : report.diagnostics[...]
+            for diagnostic in shown {
                 out += humanLine(diagnostic, path: report.path)
                 if let location = diagnostic.location, let line = report.source?.line(location.line) {
-                    out += "    \(line)\n"
-                    out += "    \(caretPadding(line, column: location.column))\(paint("^", .green))\n"
+                    let excerpt = SourceLineExcerpt(line, column: location.column)
+                    out += "    \(excerpt.text)\n"
+                    out += "    \(excerpt.caretPadding)\(paint("^", .green))\n"
                 }
+            }
+            if shown.count < report.diagnostics.count {
+                let rest = report.diagnostics.count - shown.count
+                out += "\(report.path): \(plural(rest, "more finding")) not shown (--max-findings 0 shows all)\n"
             }
         }
         if explains {
@@ -81,12 +92,8 @@ struct DiagnosticPrinter {
         let place = diagnostic.location.map { "\($0)" } ?? path
         let severity = diagnostic.severity == .error
             ? paint("error", .red) : paint("warning", .yellow)
-        return "\(paint(place + ":", .bold)) \(severity): \(diagnostic.message) [\(diagnostic.code)]\n"
-    }
-
-    /// Spaces (and the line's own tabs) up to `column`, so the caret lines up under any tab width.
-    private func caretPadding(_ line: String, column: Int) -> String {
-        String(line.unicodeScalars.prefix(max(0, column - 1)).map { $0 == "\t" ? "\t" : " " })
+        let message = TerminalText.escape(diagnostic.message)
+        return "\(paint(TerminalText.escape(place) + ":", .bold)) \(severity): \(message) [\(diagnostic.code)]\n"
     }
 
     private enum Style: String {
@@ -142,7 +149,17 @@ struct DiagnosticPrinter {
     private func github(_ reports: [FileReport]) -> String {
         var out = ""
         for report in reports {
-            for diagnostic in report.diagnostics {
+            let shown = maxFindings > 0 ? report.diagnostics.prefix(maxFindings) : report.diagnostics[...]
+            defer {
+                if shown.count < report.diagnostics.count {
+                    out += WorkflowCommand(
+                        command: "notice", properties: [("file", report.path)],
+                        message: "\(plural(report.diagnostics.count - shown.count, "more finding")) not shown "
+                            + "(--max-findings 0 shows all)"
+                    ).line
+                }
+            }
+            for diagnostic in shown {
                 var properties = [(name: "file", value: report.path)]
                 if let location = diagnostic.location {
                     properties.append(("line", String(location.line)))

@@ -3,9 +3,21 @@ import FlowCore
 /// A workflow file read from disk, with its lines for quoting in diagnostics.
 struct SourceFile: Sendable {
     /// The path as the user gave it.
-    var path: String
+    let path: String
     /// The raw contents.
-    var bytes: [UInt8]
+    let bytes: [UInt8]
+    /// The offset in ``bytes`` where each line starts, found once, so quoting any line costs the same
+    /// however many findings a file has.
+    private let lineStarts: [Int]
+
+    /// Creates a source file from its contents.
+    init(path: String, bytes: [UInt8]) {
+        self.path = path
+        self.bytes = bytes
+        var starts = [0]
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(index + 1) }
+        lineStarts = starts
+    }
 
     /// Reads a file, refusing one larger than `limit` without reading it.
     /// - Parameters:
@@ -18,21 +30,10 @@ struct SourceFile: Sendable {
 
     /// The text of the one-based `line`, without its line break, if the file has it.
     func line(_ number: Int) -> String? {
-        guard number >= 1 else { return nil }
-        var current = 1
-        var start = 0
-        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
-            if current == number {
-                return String(decoding: bytes[start..<index], as: UTF8.self).trimmingTrailingCR
-            }
-            current += 1
-            start = index + 1
-        }
-        return current == number && start <= bytes.count
-            ? String(decoding: bytes[start...], as: UTF8.self).trimmingTrailingCR : nil
+        guard number >= 1, number <= lineStarts.count else { return nil }
+        let start = lineStarts[number - 1]
+        var end = number < lineStarts.count ? lineStarts[number] - 1 : bytes.count
+        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
-}
-
-extension String {
-    fileprivate var trimmingTrailingCR: String { hasSuffix("\r") ? String(dropLast()) : self }
 }
