@@ -33,9 +33,9 @@ extension CompilationSession {
             checkPlacement(type, of: expression, at: location, placement: placement, embedded: false)
             return type
         case .string(let stringTemplate, let location):
-            for segment in stringTemplate.segments {
-                guard case .expression(let expression, let offset) = segment else { continue }
-                let at = location.advanced(by: offset)
+            for (index, segment) in stringTemplate.segments.enumerated() {
+                guard case .expression(let expression, _) = segment else { continue }
+                let at = stringTemplate.location(ofSegment: index, origin: location)
                 let type = typeOf(expression, at: at, in: context)
                 let inner: Placement = if case .value = placement { .scalar("a string") } else { placement }
                 checkPlacement(type, of: expression, at: at, placement: inner, embedded: true)

@@ -25,11 +25,34 @@ public struct StringTemplate: Hashable, Sendable, CustomStringConvertible {
     /// The pieces of the template, in order.
     public var segments: [Segment]
 
+    /// Where each embedded expression is written, in order, when the template was compiled from a scalar
+    /// whose offsets do not map to columns (escapes, folding, a block scalar); empty otherwise. Not part of
+    /// the template's value: two templates with the same segments are equal wherever they are written.
+    public var expressionLocations: [SourceLocation] = []
+
     /// Creates a template from its pieces.
     ///
     /// - Parameter segments: The pieces, in order.
     public init(segments: [Segment]) {
         self.segments = segments
+    }
+
+    public static func == (lhs: StringTemplate, rhs: StringTemplate) -> Bool { lhs.segments == rhs.segments }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(segments) }
+
+    /// Where the `index`-th embedded expression is written: its recorded location, or `origin` advanced by
+    /// the expression's offset in the text.
+    /// - Parameters:
+    ///   - index: The position of the segment in ``segments``.
+    ///   - origin: Where offset 0 of the text is written.
+    public func location(ofSegment index: Int, origin: SourceLocation) -> SourceLocation {
+        guard case .expression(_, let offset) = segments[index] else { return origin }
+        if !expressionLocations.isEmpty {
+            let ordinal = segments[..<index].count { if case .expression = $0 { true } else { false } }
+            if ordinal < expressionLocations.count { return expressionLocations[ordinal] }
+        }
+        return origin.advanced(by: offset)
     }
 
     /// The embedded expressions, in order.

@@ -71,7 +71,9 @@ public indirect enum ValueTemplate: Hashable, Sendable {
                     return .literal(.string(scalar.text))
                 }
                 return .literal(.double(value))
-            case .string(let text): return compileString(text, style: scalar.style, at: node.location, into: &diagnostics)
+            case .string(let text):
+                return compileString(
+                    text, style: scalar.style, at: node.location, source: scalar.source, into: &diagnostics)
             }
 
         case .sequence(let elements):
@@ -133,33 +135,40 @@ public indirect enum ValueTemplate: Hashable, Sendable {
     ///   (the caller reports the type mismatch).
     public static func compileString(_ node: YAMLNode, into diagnostics: inout [Diagnostic]) -> ValueTemplate? {
         guard let scalar = node.scalar, case .string(let text) = scalar.value else { return nil }
-        return compileString(text, style: scalar.style, at: node.location, into: &diagnostics)
+        return compileString(text, style: scalar.style, at: node.location, source: scalar.source, into: &diagnostics)
     }
 
     private static func compileString(
         _ text: String,
         style: YAMLScalar.Style,
         at location: SourceLocation,
+        source: ScalarSource? = nil,
         into diagnostics: inout [Diagnostic]
     ) -> ValueTemplate {
         let utf8 = text.utf8
         guard utf8.contains(UInt8(ascii: "$")) else { return .literal(.string(text)) }
         let origin = textOrigin(of: location, style: style)
+        /// Where the character at `offset` is written: mapped through the scalar's source when it has one
+        /// (the scalar's own location when even that cannot say), else the origin advanced by the offset.
+        func place(_ offset: Int) -> SourceLocation {
+            guard let source else { return Self.location(ofOffset: offset, in: text, origin: origin) }
+            return source.location(ofOffset: offset, in: text, style: style) ?? location
+        }
         do throws(ExpressionSyntaxError) {
             var bytes = utf8.makeIterator()
             if bytes.next() == UInt8(ascii: "$"), bytes.next() != UInt8(ascii: "$") {
-                return .expression(try ExpressionParser.parseExpression(text), origin)
+                return .expression(try ExpressionParser.parseExpression(text), place(0))
             }
-            let template = try ExpressionParser.parseTemplate(text)
+            var template = try ExpressionParser.parseTemplate(text)
             if let literal = template.literalText { return .literal(.string(literal)) }
+            if source != nil {
+                template.expressionLocations = template.segments.compactMap { segment in
+                    if case .expression(_, let offset) = segment { place(offset) } else { nil }
+                }
+            }
             return .string(template, origin)
         } catch {
-            let errorLocation: SourceLocation
-            switch style {
-            case .literal, .folded: errorLocation = location
-            case .plain, .singleQuoted, .doubleQuoted:
-                errorLocation = Self.location(ofOffset: error.offset, in: text, origin: origin)
-            }
+            let errorLocation = source == nil && (style == .literal || style == .folded) ? location : place(error.offset)
             diagnostics.append(Diagnostic(.error, .invalidExpression, error.message, at: errorLocation))
             return .literal(.string(text))
         }
@@ -217,9 +226,12 @@ public indirect enum ValueTemplate: Hashable, Sendable {
             for segment in template.segments {
                 if case .literal(let literal) = segment { text += literal }
             }
-            for segment in template.segments {
+            for (index, segment) in template.segments.enumerated() {
                 guard case .expression(let expression, let offset) = segment else { continue }
-                found.append((expression, Self.location(ofOffset: offset, in: text, origin: origin)))
+                let location = template.expressionLocations.isEmpty
+                    ? Self.location(ofOffset: offset, in: text, origin: origin)
+                    : template.location(ofSegment: index, origin: origin)
+                found.append((expression, location))
             }
         case .array(let elements):
             for element in elements { element.collectExpressions(into: &found) }

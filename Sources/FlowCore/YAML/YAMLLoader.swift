@@ -149,7 +149,7 @@ public struct YAMLLoader: Sendable {
         event.initialize(to: yaml_event_t())
         defer { event.deallocate() }
 
-        var builder = TreeBuilder(path: path, limits: limits)
+        var builder = TreeBuilder(path: path, limits: limits, input: input)
         while true {
             guard yaml_parser_parse(parser, event) == 1 else {
                 throw LibYAMLError(parser: parser, input: input, path: path).flowError
@@ -221,10 +221,42 @@ private struct TreeBuilder {
     private var anchors: [String: Anchored] = [:]
     private var nodeCount = 0
     private var documentCount = 0
+    /// The file's bytes, valid while the tree is built, for the source of scalars that need one.
+    private let input: UnsafeBufferPointer<UInt8>
+    /// Where each line of ``input`` starts, found the first time a scalar needs its source.
+    private var lineStarts: [Int]?
 
-    init(path: String, limits: YAMLLoader.Limits) {
+    init(path: String, limits: YAMLLoader.Limits, input: UnsafeBufferPointer<UInt8>) {
         self.path = path
         self.limits = limits
+        self.input = input
+    }
+
+    /// The source of a scalar between two marks, when its text may hold an expression whose offsets do not
+    /// map to columns directly: quoted, block or over several lines.
+    private mutating func source(
+        of text: String, style: YAMLScalar.Style, from start: yaml_mark_t, to end: yaml_mark_t
+    ) -> ScalarSource? {
+        guard style != .plain || start.line != end.line, text.utf8.contains(UInt8(ascii: "$")) else { return nil }
+        if lineStarts == nil {
+            var starts = [0]
+            for (index, byte) in input.enumerated() where byte == UInt8(ascii: "\n") { starts.append(index + 1) }
+            lineStarts = starts
+        }
+        func byteOffset(_ mark: yaml_mark_t) -> Int? {
+            guard let starts = lineStarts, mark.line < starts.count else { return nil }
+            var index = starts[mark.line]
+            var column = 0
+            while column < mark.column, index < input.count {
+                let byte = input[index]
+                index += byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+                column += 1
+            }
+            return min(index, input.count)
+        }
+        guard let from = byteOffset(start), let to = byteOffset(end), from <= to else { return nil }
+        let raw = String(decoding: UnsafeBufferPointer(rebasing: input[from..<to]), as: UTF8.self)
+        return ScalarSource(raw: raw, start: location(start))
     }
 
     /// Handles one event and returns whether it ended the stream.
@@ -276,7 +308,8 @@ private struct TreeBuilder {
             default: .plain
             }
         let tag = data.tag.map { String(cString: $0) }
-        let scalar = try resolve(text, style: style, tag: tag, at: here)
+        var scalar = try resolve(text, style: style, tag: tag, at: here)
+        scalar.source = source(of: text, style: style, from: event.start_mark, to: event.end_mark)
         let node = YAMLNode(.scalar(scalar), at: here)
         if let anchor = data.anchor {
             anchors[String(cString: anchor)] = Anchored(node: node, size: 1, height: 0)

@@ -112,6 +112,8 @@ public struct YAMLScalar: Sendable, Hashable {
     public var tag: String?
     /// The resolved value.
     public var value: Value
+    /// The source of a quoted, block or multi-line scalar whose text has a `$`, to locate what is inside it.
+    public var source: ScalarSource?
 
     /// Creates a scalar.
     /// - Parameters:
