@@ -97,8 +97,9 @@ struct FailurePoliciesOverHTTPTests {
         #expect(server.requests.count == 4)
         let gaps = server.gaps
         for (gap, delay) in zip(gaps, [20, 40, 80].map(Duration.milliseconds)) {
+            // Only the lower bound: an upper one is a timed assertion that a loaded machine breaks. The delays
+            // themselves are asserted exactly above, from the report.
             #expect(gap >= delay, "the server saw a retry \(gap) after the last request; the backoff is \(delay)")
-            #expect(gap < delay + .seconds(1))
         }
     }
 

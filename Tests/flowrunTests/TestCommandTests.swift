@@ -80,7 +80,8 @@ struct TestCommandTests {
         #expect(outcome.status == 1)
         #expect(outcome.stdout.contains("✓ passes"))
         #expect(outcome.stdout.contains("✗ wrong <name> & more"))
-        #expect(outcome.stdout.contains("      outputs: outputs differ\n"))
+        // Issue 9 item 20: the failure names the line of the expectation that failed.
+        #expect(outcome.stdout.contains("f.test.yaml:10:26: outputs: outputs differ\n"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains(#"        /name: expected "bob", actual "ada""#))
         #expect(outcome.stdout.contains("1 passed, 1 failed in 1 file"))
     }
@@ -174,7 +175,7 @@ struct TestCommandTests {
         let cases = suites[1].elements(forName: "testcase")
         #expect(cases.map { $0.attribute(forName: "name")?.stringValue } == ["passes", "wrong <name> & more"])
         #expect(cases[1].attribute(forName: "classname")?.stringValue == "f")
-        #expect(cases[1].attribute(forName: "line")?.stringValue == "9")
+        #expect(cases[1].attribute(forName: "line")?.stringValue == "10")  // the failed expectation's line
         #expect(Double(cases[1].attribute(forName: "time")?.stringValue ?? "") != nil)
         let failure = try #require(cases[1].elements(forName: "failure").first)
         #expect(failure.attribute(forName: "type")?.stringValue == "outputs")
@@ -211,7 +212,7 @@ struct TestCommandTests {
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
         #expect(lines[0].hasPrefix(
-            "::error file=f.test.yaml,line=9,title=flowrun test%3A wrong <name> & more::outputs differ%0A  /name: expected \"bob\""))
+            "::error file=f.test.yaml,line=10,col=26,title=flowrun test%3A wrong <name> & more (outputs)::outputs differ%0A  /name: expected \"bob\""))
         #expect(lines[1].hasPrefix("1 passed, 1 failed in 1 file"))
     }
 

@@ -124,7 +124,8 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
             outcome: outcome.error.map { .failed($0) } ?? .succeeded,
             outputs: outcome.error == nil ? outcome.outputs : [:],
             steps: run.reports,
-            duration: start.duration(to: engineClock.now))
+            duration: start.duration(to: engineClock.now),
+            redactor: run.redactor)
     }
 }
 

@@ -17,6 +17,8 @@ struct RunExecution: Sendable {
     /// Only ``record(_:)`` adds to it, so the observer hears of each report once. (A `didSet` reading
     /// `oldValue` would copy the whole array at every append: quadratic in the number of steps.)
     private(set) var reports: [StepReport] = []
+    /// The run's redactor: every secret the run knows, for its report and whatever else describes the run.
+    let redactor = SecretRedactor()
 
     /// Adds finished steps' reports, in order, and tells the observer.
     private mutating func record(contentsOf finished: [StepReport]) {
@@ -52,7 +54,6 @@ struct RunExecution: Sendable {
         -> Outcome
     {
         let validator = plan.validator
-        let redactor = SecretRedactor()
         let inputs: [String: JSONValue]
         let environment: [String: String]
         do {

@@ -18,6 +18,10 @@ public struct RunReport: Sendable {
     public var steps: [StepReport]
     /// How long the run took.
     public var duration: Duration
+    /// The redactor that redacted this report, knowing every secret of the run (inputs marked
+    /// `format: password`, `secret: true` environment variables, credentials interceptors sent). Pass
+    /// anything else you print about the run through it, such as the requests a dispatcher recorded.
+    public var redactor = SecretRedactor()
 
     /// Whether the run succeeded.
     public var succeeded: Bool {

@@ -27,11 +27,12 @@ struct ExpectationChecker {
         case (.success, let error?):
             return WorkflowTestFailure(
                 .outcome, "expected success, but the run failed with \(error.description)",
-                details: Self.errorDetails(error))
+                details: Self.errorDetails(error), location: outcomeLocation)
         case (.failure(let expected), nil):
             let outputs = report.outputs.isEmpty ? "no outputs" : "outputs " + Self.render(.object(report.outputs))
             return WorkflowTestFailure(
-                .outcome, "expected the run to fail\(Self.describe(expected)), but it succeeded with \(outputs)")
+                .outcome, "expected the run to fail\(Self.describe(expected)), but it succeeded with \(outputs)",
+                location: outcomeLocation)
         case (.failure(let expected), let error?):
             var differences: [String] = []
             if let kind = expected.kind?.value, !(kind == error.code.name || error.code.name.hasPrefix(kind + ".")) {
@@ -51,8 +52,13 @@ struct ExpectationChecker {
             guard !differences.isEmpty else { return nil }
             return WorkflowTestFailure(
                 .outcome, "the run failed differently: \(error.description)",
-                details: differences + Self.errorDetails(error))
+                details: differences + Self.errorDetails(error), location: outcomeLocation)
         }
+    }
+
+    /// Where the outcome is written, or the `expect:` it defaults in.
+    private var outcomeLocation: SourceLocation? {
+        expectation.locations.outcome ?? expectation.locations.expect
     }
 
     /// What a failure description asks for, as ` with kind http, step account, status 404`.
@@ -81,14 +87,23 @@ struct ExpectationChecker {
             if case .failure = expectation.outcome { return nil }
             return WorkflowTestFailure(
                 .outputs, "expected outputs, but the run failed (\(error.code.name)) and has none",
-                details: expected.values.keys.sorted().map { "/\($0): expected \(Self.render(expected.values[$0]!))" })
+                details: expected.values.keys.sorted().map { "/\($0): expected \(Self.render(expected.values[$0]!))" },
+                location: expectation.locations.outputs)
         }
         var differences: [String] = []
         Self.diff(.object(expected.values), .object(report.outputs), exact: expected.exact, at: [], into: &differences)
         guard !differences.isEmpty else { return nil }
+        // The first output, in file order, whose value differs: where to look.
+        let differing = expected.values.keys.filter { name in
+            var lines: [String] = []
+            Self.diff(expected.values[name]!, report.outputs[name] ?? .null, exact: expected.exact, at: [name],
+                      into: &lines)
+            return !lines.isEmpty || (report.outputs[name] == nil)
+        }
+        let location = differing.compactMap { expected.locations[$0] }.min() ?? expectation.locations.outputs
         return WorkflowTestFailure(
             .outputs, "outputs differ" + (expected.exact ? " (exact)" : ""),
-            details: differences + ["actual outputs: \(Self.render(.object(report.outputs)))"])
+            details: differences + ["actual outputs: \(Self.render(.object(report.outputs)))"], location: location)
     }
 
     /// Appends a line for every place where `actual` does not contain (or, `exact`, equal) `expected`.
@@ -174,7 +189,8 @@ struct ExpectationChecker {
         }
         if actual.count > 50 { details.append("  … \(actual.count - 50) more") }
         if actual.isEmpty { details.append("  none") }
-        return WorkflowTestFailure(.calls, message, details: details)
+        let location = index < expected.count ? expected[index].location : nil
+        return WorkflowTestFailure(.calls, message, details: details, location: location ?? expectation.locations.calls)
     }
 
     /// What differs between an expected call and a recorded one; empty when it matches.
@@ -199,9 +215,10 @@ struct ExpectationChecker {
         for (name, value) in match.headers.sorted(by: { $0.key < $1.key }) {
             let actual = request.headers.values(name)
             if !actual.contains(value) {
+                let shown = actual.map { Self.shown($0, header: name) }
                 reasons.append(actual.isEmpty
                     ? "header \(name) is missing"
-                    : "header \(name) is '\(actual.joined(separator: "', '"))', expected '\(value)'")
+                    : "header \(name) is '\(shown.joined(separator: "', '"))', expected '\(Self.shown(value, header: name))'")
             }
         }
         if let body = match.body {
@@ -219,6 +236,21 @@ struct ExpectationChecker {
         return reasons
     }
 
+    /// The header fields whose values are credentials, whatever the run's redactor knows.
+    static let credentialHeaders: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token",
+    ]
+
+    /// A header value as a diff shows it: a credential field's value redacted, keeping its scheme
+    /// (`Bearer ***`), so that a secret too short for the redactor (`t-1`) does not show either.
+    static func shown(_ value: String, header name: String) -> String {
+        guard credentialHeaders.contains(name.lowercased()) else { return value }
+        if let space = value.firstIndex(of: " "), value[..<space].allSatisfy(\.isLetter) {
+            return value[..<space] + " " + SecretRedactor.replacement
+        }
+        return SecretRedactor.replacement
+    }
+
     private static func describe(_ expected: WorkflowTestExpectation.Call) -> String {
         let match = expected.match
         var text = "\(match.method ?? "any method") \(match.path ?? "any path")"
@@ -228,7 +260,7 @@ struct ExpectationChecker {
         }
         var conditions: [String] = []
         for (name, value) in match.headers.sorted(by: { $0.key < $1.key }) {
-            conditions.append("header \(name): \(value)")
+            conditions.append("header \(name): \(shown(value, header: name))")
         }
         if let body = match.body { conditions.append("body containing \(render(body))") }
         if let step = expected.step { conditions.append("from step \(step.value)") }
@@ -245,27 +277,31 @@ struct ExpectationChecker {
 
     private func attempts(_ report: RunReport) -> WorkflowTestFailure? {
         var details: [String] = []
+        var location: SourceLocation?
         for (step, count) in expectation.attempts.sorted(by: { $0.key.location < $1.key.location }) {
             let attempts = report.steps.filter { $0.id == step.value }.flatMap(\.attempts)
             guard attempts.count != count else { continue }
+            location = location ?? step.location
             let statuses = attempts.map { $0.status.map(String.init) ?? $0.error?.code.name ?? "?" }
             details.append(
                 "step \(step.value): expected \(Self.plural(count, "attempt")), actual \(attempts.count)"
                     + (statuses.isEmpty ? "" : " (\(statuses.joined(separator: ", ")))"))
         }
-        return details.isEmpty ? nil : WorkflowTestFailure(.attempts, "attempts differ", details: details)
+        return details.isEmpty ? nil : WorkflowTestFailure(.attempts, "attempts differ", details: details, location: location)
     }
 
     private func steps(_ report: RunReport) -> WorkflowTestFailure? {
         var details: [String] = []
+        var location: SourceLocation?
         for (step, status) in expectation.steps.sorted(by: { $0.key.location < $1.key.location }) {
             let actual = report.steps.last { $0.id == step.value }
             guard actual?.status != status else { continue }
+            location = location ?? step.location
             details.append(
                 "step \(step.value): expected \(status.rawValue), actual \(actual?.status.rawValue ?? "never ran")"
                     + (actual?.error.map { " (\($0.message))" } ?? ""))
         }
-        return details.isEmpty ? nil : WorkflowTestFailure(.steps, "step statuses differ", details: details)
+        return details.isEmpty ? nil : WorkflowTestFailure(.steps, "step statuses differ", details: details, location: location)
     }
 
     private func elapsed(_ report: RunReport) -> WorkflowTestFailure? {
@@ -275,24 +311,24 @@ struct ExpectationChecker {
             return nil
         case .exactly(let expected):
             guard actual != expected else { return nil }
-            return Self.elapsedFailure("\(Self.text(expected))", actual, report)
+            return elapsedFailure("\(Self.text(expected))", actual, report)
         case .within(let minimum, let maximum):
             if let minimum, actual < minimum {
-                return Self.elapsedFailure("at least \(Self.text(minimum))", actual, report)
+                return elapsedFailure("at least \(Self.text(minimum))", actual, report)
             }
             if let maximum, actual > maximum {
-                return Self.elapsedFailure("at most \(Self.text(maximum))", actual, report)
+                return elapsedFailure("at most \(Self.text(maximum))", actual, report)
             }
             return nil
         }
     }
 
-    private static func elapsedFailure(
+    private func elapsedFailure(
         _ expected: String, _ actual: Duration, _ report: RunReport
     ) -> WorkflowTestFailure {
         WorkflowTestFailure(
-            .elapsed, "expected the run to take \(expected) of virtual time, it took \(text(actual))",
-            details: delays(report))
+            .elapsed, "expected the run to take \(expected) of virtual time, it took \(Self.text(actual))",
+            details: Self.delays(report), location: expectation.locations.elapsed)
     }
 
     /// Where the time went: each retry delay, by step and attempt.

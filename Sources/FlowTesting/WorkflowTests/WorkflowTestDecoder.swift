@@ -157,8 +157,13 @@ struct WorkflowTestDecoder: DiagnosingDecoder {
 
     private mutating func expectation(_ node: YAMLNode, _ label: String) -> WorkflowTestExpectation {
         var expectation = WorkflowTestExpectation()
+        expectation.locations.expect = node.location
         if node.scalar?.value == .null { return expectation }
         guard let fields = reader(node, "'expect' of \(label)", Self.expectKeys) else { return expectation }
+        expectation.locations.outcome = fields["outcome"]?.location
+        expectation.locations.outputs = (fields["outputs"] ?? fields["outputs-exact"])?.location
+        expectation.locations.calls = fields["calls"]?.location
+        expectation.locations.elapsed = fields["elapsed"]?.location
         if let node = fields["outcome"] { expectation.outcome = outcome(node) ?? .success }
         if let node = fields["outputs"] { expectation.outputs = outputs(node, "'outputs'", exact: false) }
         if let node = fields["outputs-exact"] {

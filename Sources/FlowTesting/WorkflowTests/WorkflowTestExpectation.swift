@@ -117,6 +117,35 @@ public struct WorkflowTestExpectation: Sendable {
     /// The virtual time the run takes, if checked.
     public var elapsed: Elapsed?
 
+    /// Where the parts of an expectation are written, so a failed check points at the part that failed.
+    public struct Locations: Sendable, Hashable {
+        /// The `expect:` mapping (or the case, when the case has none): where a default expectation fails.
+        public var expect: SourceLocation?
+        /// The `outcome:` value.
+        public var outcome: SourceLocation?
+        /// The `outputs:` (or `outputs-exact:`) mapping.
+        public var outputs: SourceLocation?
+        /// The `calls:` sequence.
+        public var calls: SourceLocation?
+        /// The `elapsed:` value.
+        public var elapsed: SourceLocation?
+
+        /// Creates locations; every part is unknown by default.
+        public init(
+            expect: SourceLocation? = nil, outcome: SourceLocation? = nil, outputs: SourceLocation? = nil,
+            calls: SourceLocation? = nil, elapsed: SourceLocation? = nil
+        ) {
+            self.expect = expect
+            self.outcome = outcome
+            self.outputs = outputs
+            self.calls = calls
+            self.elapsed = elapsed
+        }
+    }
+
+    /// Where the parts of this expectation are written.
+    public var locations = Locations()
+
     /// Creates an expectation.
     /// - Parameters:
     ///   - outcome: How the run must end.

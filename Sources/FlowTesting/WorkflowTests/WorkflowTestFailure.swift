@@ -1,3 +1,5 @@
+public import FlowCore
+
 /// One way a ``WorkflowTestCase`` failed: a short message and the lines of its diff.
 ///
 /// ```
@@ -42,16 +44,21 @@ public struct WorkflowTestFailure: Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// The diff: expected and actual values, one line each, without indentation.
     public var details: [String]
+    /// Where the expectation that failed is written: the output, call or step entry, or the part of `expect`;
+    /// `nil` for failures that no expectation states (a timeout of the case).
+    public var location: SourceLocation?
 
     /// Creates a failure.
     /// - Parameters:
     ///   - kind: What part of the expectation failed.
     ///   - message: A one-line summary.
     ///   - details: The lines of the diff.
-    public init(_ kind: Kind, _ message: String, details: [String] = []) {
+    ///   - location: Where the expectation that failed is written.
+    public init(_ kind: Kind, _ message: String, details: [String] = [], location: SourceLocation? = nil) {
         self.kind = kind
         self.message = message
         self.details = details
+        self.location = location
     }
 
     /// The message, then the details indented by two spaces, one per line.

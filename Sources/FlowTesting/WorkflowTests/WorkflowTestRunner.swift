@@ -124,7 +124,13 @@ public struct WorkflowTestRunner: Sendable {
             result.calls = calls
             result.elapsed = report.duration
             let checker = ExpectationChecker(expectation: testCase.expectation)
-            result.failures = checker.failures(report: report, calls: calls)
+            // A diff quotes recorded requests and expected values: redacted like every other report.
+            result.failures = checker.failures(report: report, calls: calls).map { failure in
+                var failure = failure
+                failure.message = report.redactor.redact(failure.message)
+                failure.details = failure.details.map { report.redactor.redact($0) }
+                return failure
+            }
         case .finished(.virtualTimeout(let calls)):
             result.calls = calls
             result.elapsed = virtualTimeLimit

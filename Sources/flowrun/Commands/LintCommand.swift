@@ -57,6 +57,11 @@ struct LintCommand: AsyncParsableCommand {
     var explain = false
 
     @Option(
+        name: .customLong("exclude"),
+        help: WorkflowFileFinder.excludeHelp)
+    var excludes: [String] = []
+
+    @Option(
         name: .customLong("max-findings"),
         help: ArgumentHelp(
             "The most findings printed per file in human and github output; 0 prints all.",
@@ -70,7 +75,7 @@ struct LintCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let files = try WorkflowFileFinder().filesOrExit(
+        let files = try WorkflowFileFinder(excludes: excludes).filesOrExit(
             in: paths, command: "flowrun lint", kind: "workflow files (*.yaml, *.yml)")
         let reports = await Self.lint(files, explain: explain)
         let printer = DiagnosticPrinter(

@@ -56,6 +56,11 @@ struct TestCommand: AsyncParsableCommand {
         "The most real time a case may take before it is cancelled.", valueName: "duration"))
     var wallTimeout: String = "10s"
 
+    @Option(
+        name: .customLong("exclude"),
+        help: WorkflowFileFinder.excludeHelp)
+    var excludes: [String] = []
+
     @Option(help: "The most cases that run at once; the number of cores by default.")
     var jobs: Int?
 
@@ -72,7 +77,7 @@ struct TestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let started = ContinuousClock.now
-        let files = try WorkflowFileFinder(accepts: WorkflowFileFinder.isTestFileName)
+        let files = try WorkflowFileFinder(accepts: WorkflowFileFinder.isTestFileName, excludes: excludes)
             .filesOrExit(in: paths, command: "flowrun test", kind: "test files (*.test.yaml, *.test.yml)")
             .map { $0.hasPrefix("./") ? String($0.dropFirst(2)) : $0 }
         let loaded = await Self.load(files)

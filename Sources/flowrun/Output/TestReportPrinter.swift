@@ -52,7 +52,9 @@ struct TestReportPrinter {
                 let times = "\(Self.virtual(result.elapsed)) virtual, \(Self.milliseconds(result.wallTime)) ms"
                 out += "  \(mark) \(result.name)  " + paint("(\(times))", .dim) + "\n"
                 for failure in result.failures {
-                    out += "      " + paint(failure.kind.name + ":", .red) + " " + failure.message + "\n"
+                    // The expectation that failed, as file:line:col, so an editor can jump to it.
+                    let place = (failure.location ?? result.location).map { "\($0): " } ?? ""
+                    out += "      " + place + paint(failure.kind.name + ":", .red) + " " + failure.message + "\n"
                     for line in failure.details { out += "        \(line)\n" }
                 }
             }
@@ -134,11 +136,16 @@ struct TestReportPrinter {
                         "elapsedSeconds": .double(Self.seconds(result.elapsed)),
                         "wallMilliseconds": .double(Self.seconds(result.wallTime) * 1000),
                         "failures": .array(result.failures.map { failure in
-                            .object([
+                            var entry: [String: JSONValue] = [
                                 "kind": .string(failure.kind.name),
                                 "message": .string(failure.message),
                                 "details": .array(failure.details.map(JSONValue.string)),
-                            ])
+                            ]
+                            if let location = failure.location {
+                                entry["line"] = .int(location.line)
+                                entry["column"] = .int(location.column)
+                            }
+                            return .object(entry)
                         }),
                     ]
                     if let line = result.location?.line { entry["line"] = .int(line) }
@@ -176,9 +183,11 @@ struct TestReportPrinter {
                 return suite
             }
             suite.cases = report.results.map { result in
+                // The line of the first expectation that failed, else the case's.
+                let line = result.failures.first?.location?.line ?? result.location?.line
                 var testCase = JUnitXML.TestCase(
                     name: result.name, classname: Self.classname(report.path), time: result.wallTime,
-                    file: report.path, line: result.location?.line,
+                    file: report.path, line: line,
                     properties: [.init(name: "virtual-time", value: Self.virtual(result.elapsed))])
                 if let first = result.failures.first {
                     testCase.result = .failure(.init(
@@ -214,12 +223,17 @@ struct TestReportPrinter {
                 properties.append("title=\(escapeProperty("flowrun test (\(diagnostic.code))"))")
                 out += "::error \(properties.joined(separator: ","))::\(escapeData(diagnostic.message))\n"
             }
+            // One annotation per failed expectation, on the line that states it.
             for result in report.results where !result.passed {
-                var properties = ["file=\(escapeProperty(report.path))"]
-                if let line = result.location?.line { properties.append("line=\(line)") }
-                properties.append("title=\(escapeProperty("flowrun test: \(result.name)"))")
-                let message = result.failures.map(\.description).joined(separator: "\n")
-                out += "::error \(properties.joined(separator: ","))::\(escapeData(message))\n"
+                for failure in result.failures {
+                    var properties = ["file=\(escapeProperty(report.path))"]
+                    if let location = failure.location ?? result.location {
+                        properties.append("line=\(location.line)")
+                        properties.append("col=\(location.column)")
+                    }
+                    properties.append("title=\(escapeProperty("flowrun test: \(result.name) (\(failure.kind))"))")
+                    out += "::error \(properties.joined(separator: ","))::\(escapeData(failure.description))\n"
+                }
             }
         }
         return out + summary(reports, wallTime: wallTime) + "\n"

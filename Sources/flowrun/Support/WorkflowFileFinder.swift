@@ -4,13 +4,18 @@ import Foundation
 /// Expands the paths given on the command line into the workflow (or test) files to process.
 ///
 /// A file is taken as given. A folder is searched recursively for `*.yaml`
-/// and `*.yml` files, skipping hidden entries, `.build` folders, test files
+/// and `*.yml` files, skipping hidden entries (`.git`, `.build`, `.build-linux`), test files
 /// (`*.test.yaml`) and mock stub files (`*.mock.yaml`), which have formats of
 /// their own; `flowrun test` looks for the test files instead (``accepts``).
+/// Entries that match an `--exclude` glob are skipped too.
 struct WorkflowFileFinder {
     /// Which file names in a folder to take; workflow files by default. A file named on the command line is
     /// always taken.
     var accepts: (String) -> Bool = Self.isWorkflowFileName
+    /// Globs of entries to skip inside folders (`Tests/*`, `*/fixtures`, `legacy-*.yaml`), matched with
+    /// `fnmatch` against the path relative to the folder searched and against the entry's name; `*` also
+    /// matches `/`. A folder that matches is skipped with everything in it.
+    var excludes: [String] = []
 
     /// A path that could not be used.
     struct Failure: Error, CustomStringConvertible {
@@ -40,7 +45,7 @@ struct WorkflowFileFinder {
             var found: [String] = []
             while let relative = enumerator.nextObject() as? String {
                 let name = (relative as NSString).lastPathComponent
-                if name.hasPrefix(".") || name == ".build" {
+                if name.hasPrefix(".") || isExcluded(relative, name: name) {
                     enumerator.skipDescendants()
                     continue
                 }
@@ -51,6 +56,18 @@ struct WorkflowFileFinder {
             result.append(contentsOf: found.sorted())
         }
         return result
+    }
+
+    /// The help of the `--exclude` option of `lint` and `test`.
+    static let excludeHelp = ArgumentHelp(
+        "Skip entries of the folders searched that match this glob (repeatable).",
+        discussion: "Matched against the path relative to the folder and against the name; '*' also "
+            + "matches '/'. Hidden entries (.git, .build) are always skipped. Example: --exclude 'Tests/*'",
+        valueName: "glob")
+
+    /// Whether an entry matches one of ``excludes``, by its path relative to the searched folder or its name.
+    func isExcluded(_ relative: String, name: String) -> Bool {
+        excludes.contains { pattern in fnmatch(pattern, relative, 0) == 0 || fnmatch(pattern, name, 0) == 0 }
     }
 
     /// Whether a file name looks like a workflow test file: `*.test.yaml` or `*.test.yml`.
