@@ -57,7 +57,8 @@ public final class MockDispatcher: Dispatcher {
 
     /// Every call received since the dispatcher was created or last reset, in the order received.
     ///
-    /// A call is recorded when its stub is chosen, before any delay, and a call
+    /// A call is recorded when its stub is chosen, before any delay (and marked ``RecordedCall/cancelled`` when
+    /// the delay is cut short), and a call
     /// that no stub matches is recorded with a `nil` ``RecordedCall/stubIndex``.
     public var calls: [RecordedCall] {
         state.withLock { $0.calls }
@@ -86,16 +87,26 @@ public final class MockDispatcher: Dispatcher {
             }
             throw unmatchedError(facts, context: context)
         }
-        let (response, delay) = state.withLock { state in
+        let (response, delay, position) = state.withLock { state in
             let count = state.counters[matcher.index]
             state.counters[matcher.index] = count + 1
             let answer = matcher.responses[min(count, matcher.responses.count - 1)]
             state.calls.append(RecordedCall(
                 request: request, stepID: context.stepID, attempt: context.attempt,
                 stubIndex: matcher.index, stubName: matcher.stub.name, status: answer.response.status))
-            return answer
+            return (answer.response, answer.delay, state.calls.count - 1)
         }
-        if let delay { try await clock.sleep(for: delay) }
+        if let delay {
+            do {
+                try await clock.sleep(for: delay)
+            } catch {
+                // The answer never arrived: the record must not show the call as answered.
+                state.withLock { state in
+                    if position < state.calls.count { state.calls[position].cancelled = true }
+                }
+                throw error
+            }
+        }
         return response
     }
 

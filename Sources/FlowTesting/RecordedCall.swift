@@ -20,6 +20,9 @@ public struct RecordedCall: Sendable, Hashable {
     public var stubName: String?
     /// The status of the response, or `nil` when no stub matched and the dispatcher threw.
     public var status: Int?
+    /// Whether the call was cancelled (its step's timeout, the run's deadline, a cancelled run) during the
+    /// stub's delay, so its response, of ``status``, was never delivered.
+    public var cancelled = false
 
     /// Creates a record.
     /// - Parameters:

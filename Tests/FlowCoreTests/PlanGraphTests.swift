@@ -121,11 +121,11 @@ struct PlanGraphTests {
         #expect(graph.node(forStep: "user")?.details == [
             "GET /user",
             "interceptors: auth → renew",
-            "policy: careful (retry: 4, 2 attempts)",
+            "policy: careful (up to 5 attempts)",
         ])
         #expect(graph.node(forStep: "orders")?.details.first == "GET /users/{$steps.user.outputs.userId}/orders")
         let audit = try #require(graph.node(forStep: "audit"))
-        #expect(audit.details == [#"POST /audit/"x"|#1<b>\\n"#, "policy: careful (retry: 4, 2 attempts)", "dispatcher: mock"])
+        #expect(audit.details == [#"POST /audit/"x"|#1<b>\\n"#, "policy: careful (1 attempt: not idempotent)", "dispatcher: mock"])
         #expect(graph.node(id: "outputs")?.details == ["orders, who"])
     }
 
@@ -213,7 +213,7 @@ struct PlanGraphTests {
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines[0] == "flowchart TD")
         #expect(lines[1] == #"    %% shop "demo""#)
-        #expect(lines.contains(#"    user["<b>user</b><br/>GET /user<br/>interceptors: auth → renew<br/>policy: careful (retry: 4, 2 attempts)"]"#))
+        #expect(lines.contains(#"    user["<b>user</b><br/>GET /user<br/>interceptors: auth → renew<br/>policy: careful (up to 5 attempts)"]"#))
         #expect(lines.contains { $0.hasPrefix(#"    audit["<b>audit</b><br/>POST /audit/#quot;x#quot;#124;#35;1#lt;b#gt;\\n<br/>"#) })
         #expect(lines.contains { $0.hasPrefix(#"    renew_token("<b>renew-token</b>"#) })
         #expect(lines.contains(#"    any_step{{"<b>any step</b>"}}"#))
@@ -231,7 +231,7 @@ struct PlanGraphTests {
         #expect(lines[0] == #"digraph "shop \"demo\"" {"#)
         #expect(lines[1] == "    rankdir=TB;")
         #expect(lines[2].hasPrefix("    node [shape=box, style=rounded"))
-        #expect(lines.contains(#"    "user" [label="user\nGET /user\ninterceptors: auth → renew\npolicy: careful (retry: 4, 2 attempts)"];"#))
+        #expect(lines.contains(#"    "user" [label="user\nGET /user\ninterceptors: auth → renew\npolicy: careful (up to 5 attempts)"];"#))
         #expect(lines.contains { $0.hasPrefix(#"    "audit" [label="audit\nPOST /audit/\"x\"|#1<b>\\\\n\n"#) })
         #expect(lines.contains { $0.hasPrefix(#"    "renew_token" ["#) && $0.hasSuffix(#"style="rounded,dashed"];"#) })
         #expect(lines.contains(#"    "user" -> "orders" [label="userId, name"];"#))

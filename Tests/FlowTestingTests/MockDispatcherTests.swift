@@ -248,6 +248,14 @@ struct MockDispatcherTests {
         let task = Task { try await mock.dispatch(request("GET", "/"), context: context()) }
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
+        // Issue 9 item 24: the record says the answer never came.
+        #expect(mock.calls.map(\.cancelled) == [true])
+    }
+
+    @Test func anAnsweredCallIsNotCancelled() async throws {
+        let mock = try mock("- respond: { status: 200, delay: 1ms }")
+        _ = try await mock.dispatch(request("GET", "/"), context: context())
+        #expect(mock.calls.map(\.cancelled) == [false])
     }
 
     // MARK: Recorded calls

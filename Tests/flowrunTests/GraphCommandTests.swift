@@ -90,7 +90,7 @@ struct GraphCommandTests {
         let outcome = try await FlowRunProcess.run(["graph", "workflows/order-fulfilment.yaml", "--format", "dot"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains(#"    "charge" -> "refund" [label="compensate", style=dashed, color=royalblue4, fontcolor=royalblue4];"#))
-        #expect(outcome.stdout.contains(#"    "reserve_stock_compensate" [label="reserve-stock/compensate\nDELETE /reservations/{$steps.reserve-stock.outputs.reservationId}\ninterceptors: warehouse-sign\npolicy: standard (retry: 3 attempts)", style="rounded,dashed"];"#))
+        #expect(outcome.stdout.contains(#"    "reserve_stock_compensate" [label="reserve-stock/compensate\nDELETE /reservations/{$steps.reserve-stock.outputs.reservationId}\ninterceptors: warehouse-sign\npolicy: standard (up to 3 attempts)", style="rounded,dashed"];"#))
     }
 
     @Test func bankingShowsItsKeyEdgesInDOT() async throws {
@@ -98,7 +98,7 @@ struct GraphCommandTests {
         #expect(outcome.stdout.contains(#"    "user" -> "account" [label="userId"];"#))
         #expect(outcome.stdout.contains(#"    "user" -> "refresh_token" [label="401 → refresh", style=dashed"#))
         #expect(outcome.stdout.contains(#"    "transactions" -> "transactions" [label="catch 404 → fallback", style=dashed"#))
-        #expect(outcome.stdout.contains(#"    "refresh_token" [label="refresh-token\nPOST /oauth/token\ninterceptors: client-info\npolicy: standard (retry: 4, 3 attempts)", style="rounded,dashed"];"#))
+        #expect(outcome.stdout.contains(#"    "refresh_token" [label="refresh-token\nPOST /oauth/token\ninterceptors: client-info\npolicy: standard (1 attempt: not idempotent)", style="rounded,dashed"];"#))
     }
 
     @Test func aFileWithErrorsExitsTwoWithLocatedDiagnosticsAndDrawsNothing() async throws {

@@ -209,7 +209,7 @@ extension PlanGraph {
                 stepNodes[planned.id] = id
                 append(Node(
                     id: id, kind: planned.step.onDemand ? .onDemandStep : .step, title: planned.id,
-                    details: Self.details(of: planned), stepID: planned.id))
+                    details: Self.details(of: planned, in: plan), stepID: planned.id))
             }
             // Inline compensation requests: planned steps of their own that only the plan's `compensations` holds.
             var compensationNodes: [String: String] = [:]
@@ -220,7 +220,8 @@ extension PlanGraph {
                 let id = uniqueIdentifier(for: undo.id)
                 compensationNodes[planned.id] = id
                 append(Node(
-                    id: id, kind: .compensation, title: undo.id, details: Self.details(of: undo), stepID: undo.id))
+                    id: id, kind: .compensation, title: undo.id, details: Self.details(of: undo, in: plan),
+                    stepID: undo.id))
             }
             let workflow = plan.workflow
             let anyStepNode: String? = if workflow.catchRules.contains(where: { $0.step == nil }) {
@@ -387,17 +388,21 @@ extension PlanGraph {
         // MARK: Reading the plan
 
         /// The lines a step's node shows under its id.
-        private static func details(of planned: PlannedStep) -> [String] {
+        private static func details(of planned: PlannedStep, in plan: Plan) -> [String] {
             let request = planned.step.request
             var lines = ["\(request.method.value) \(text(of: request.path))"]
             if !planned.interceptors.isEmpty {
                 lines.append("interceptors: " + planned.interceptors.map(\.name.value).joined(separator: " → "))
             }
             if let policy = planned.policy {
+                // What applies to this step, as `flowrun lint --explain` works it out: a POST that is never
+                // retried makes one attempt whatever its policy's rules say.
                 var traits: [String] = []
-                if !policy.retry.isEmpty {
-                    let attempts = policy.retry.map { String($0.attempts) }.joined(separator: ", ")
-                    traits.append("retry: \(attempts) attempts")
+                let worst = PolicyAnalysis.worstCase(of: planned, in: plan, asRefresh: planned.step.onDemand)
+                switch worst.attemptLimit {
+                case .noRetries: break
+                case .notIdempotent: traits.append("1 attempt: not idempotent")
+                case .retryRules, .totalTimeout: traits.append("up to \(worst.attempts) attempts")
                 }
                 if policy.circuitBreaker != nil { traits.append("circuit breaker") }
                 lines.append("policy: \(policy.name.value)" + (traits.isEmpty ? "" : " (\(traits.joined(separator: ", ")))"))

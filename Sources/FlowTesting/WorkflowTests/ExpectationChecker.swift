@@ -269,7 +269,8 @@ struct ExpectationChecker {
 
     private static func describe(_ call: RecordedCall) -> String {
         let target = call.request.path + (call.request.query.map { "?" + $0 } ?? "")
-        let answer = call.status.map { " → \($0)" } ?? " → no stub matched"
+        let answer = call.cancelled
+            ? " → cancelled before the answer" : call.status.map { " → \($0)" } ?? " → no stub matched"
         return "\(call.request.method) \(target)\(answer) (step \(call.stepID), attempt \(call.attempt))"
     }
 
