@@ -80,6 +80,7 @@ struct CompilationSession {
         checkCatchRules()
         checkWorkflowOutputs()
         let order = orderSteps()
+        checkVariableOrdering()
         let compensations = checkCompensations(planned)
         reportUnused()
         var steps = order.compactMap { planned[$0] }

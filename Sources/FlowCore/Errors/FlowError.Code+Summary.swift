@@ -38,6 +38,7 @@ extension FlowError.Code {
         retryBudget.name: "A retry rule's attempts or waits may not fit in the policy's total timeout.",
         ignoredBody.name: "A GET or HEAD request has a body, which many servers ignore or refuse.",
         missingResponse.name: "A failure handler reads the failed response, but may run for failures without one.",
+        unorderedVar.name: "A step's interceptor reads a var that another step sets, and nothing orders the two.",
         unquotedScalar.name: "A plain YAML scalar in a header, query or form value is not sent as it is written.",
         pathPlaceholder.name: "A request path has an OpenAPI-style {name} placeholder, which is sent as literal text.",
         transport.name: "No response arrived: the connection failed or the body was too large.",

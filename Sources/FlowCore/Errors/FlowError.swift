@@ -71,6 +71,8 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
         public static let ignoredBody = Code("ignored-body")
         /// A failure handler reads the failed response, but a rule also runs it for failures without one (a warning).
         public static let missingResponse = Code("missing-response")
+        /// A step's interceptor reads a var that another step sets, and nothing orders the two (a warning).
+        public static let unorderedVar = Code("unordered-var")
         /// A plain YAML scalar in a header, query or form value is sent as other text than written (a warning).
         public static let unquotedScalar = Code("unquoted-scalar")
         /// A request path has an OpenAPI-style `{name}` placeholder, which is sent as literal text (a warning).
