@@ -101,4 +101,25 @@ struct StepScheduleTests {
         #expect(order.count == count)
         #expect(order.last == "s\(count - 1)")
     }
+
+    /// Issue 9 item 19: a seed draws another order of the ready steps, the same for the same seed, and never
+    /// starts a step before its dependencies.
+    @Test func aSeededOrderIsAPermutationThatRespectsDependencies() {
+        func order(seed: UInt64?) -> [String] {
+            var schedule = StepSchedule(
+                [("a", []), ("b", []), ("c", ["a"]), ("d", []), ("e", []), ("f", [])], seed: seed)
+            var started: [String] = []
+            while let id = schedule.startNext() {
+                started.append(id)
+                schedule.finish(id)
+            }
+            return started
+        }
+        #expect(order(seed: nil) == ["a", "b", "c", "d", "e", "f"])
+        let shuffled = (UInt64(1)...8).map { order(seed: $0) }
+        #expect(shuffled.allSatisfy { Set($0) == ["a", "b", "c", "d", "e", "f"] })
+        #expect(shuffled.allSatisfy { $0.firstIndex(of: "a")! < $0.firstIndex(of: "c")! })
+        #expect(shuffled.contains { $0 != order(seed: nil) })
+        #expect(order(seed: 5) == order(seed: 5))
+    }
 }

@@ -287,3 +287,42 @@ private struct SpinningInterceptor: Interceptor {
         throw CancellationError()
     }
 }
+
+/// Issue 9 item 19: zero-latency stubs must not hide a race; a shuffled ready order shows it, reproducibly.
+struct ShuffledReadyOrderTests {
+    private let racing = """
+        flowrun: 1
+        servers: { api: https://api.test }
+        defaults: { server: api }
+        vars: { token: stale }
+        interceptors: { auth: { bearer: $vars.token } }
+        steps:
+          - { id: login, request: { method: POST, path: /login }, set: { token: $response.body#/token } }
+          - { id: user, interceptors: [auth], request: { method: GET, path: /user } }
+        """
+
+    private let test = """
+        cases:
+          - name: the user call carries the fresh token
+            stubs:
+              - { match: { method: POST, path: /login }, respond: { body: { token: fresh } } }
+              - { match: { path: /user, headers: { Authorization: Bearer fresh } }, respond: { body: {} } }
+              - { match: { path: /user }, respond: { status: 401 } }
+        """
+
+    private func passes(seed: UInt64?) async throws -> Bool {
+        var runner = WorkflowTestRunner(logger: logger)
+        runner.readyOrderSeed = seed
+        let results = await runner.run(try suite(test, workflow: racing))
+        return try #require(results.first).passed
+    }
+
+    @Test func planOrderHidesTheRaceAndSomeShuffledOrderShowsIt() async throws {
+        #expect(try await passes(seed: nil))
+        var failing: [UInt64] = []
+        for seed in UInt64(1)...16 where try await !passes(seed: seed) { failing.append(seed) }
+        #expect(!failing.isEmpty, "no order of 16 seeds started 'user' before 'login'")
+        // The same seed gives the same order: a failure reproduces.
+        if let seed = failing.first { #expect(try await !passes(seed: seed)) }
+    }
+}

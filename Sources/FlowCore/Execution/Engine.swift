@@ -58,6 +58,10 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     /// Tests replace it to make delays exact: `{ $0 }` gives every jittered delay its
     /// maximum, which is the computed backoff.
     public var jitter: @Sendable (_ upperBound: Double) -> Double
+    /// When set, steps that are ready at the same time start in an order drawn from this seed instead of plan
+    /// order. `flowrun test --shuffle` sets it, so a race between steps that nothing orders (an interceptor
+    /// reading a var another step sets) fails a test the way it fails over a network; `nil` by default.
+    public var readyOrderSeed: UInt64?
     /// The circuit breakers, shared by every run of this engine (and of its copies).
     let circuitBreakers: CircuitBreakers
     /// ``clock`` as the runs use it, its type erased.

@@ -14,6 +14,7 @@ struct EngineSettings: Sendable {
     let dispatcherOverride: String?
     let jitter: @Sendable (Double) -> Double
     let circuitBreakers: CircuitBreakers
+    let readyOrderSeed: UInt64?
 
     init<C>(_ engine: Engine<C>) {
         dispatchers = engine.dispatchers
@@ -25,5 +26,6 @@ struct EngineSettings: Sendable {
         dispatcherOverride = engine.dispatcherOverride
         jitter = engine.jitter
         circuitBreakers = engine.circuitBreakers
+        readyOrderSeed = engine.readyOrderSeed
     }
 }

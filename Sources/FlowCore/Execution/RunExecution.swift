@@ -135,7 +135,8 @@ struct RunExecution: Sendable {
 
     /// Runs the regular steps as their dependencies complete, at most `maxConcurrentSteps` at a time.
     private mutating func schedule(runner: StepRunner, scope: RunScope) async -> Outcome {
-        var steps = StepSchedule(plan.steps.filter { !$0.step.onDemand }.map { ($0.id, $0.dependencies) })
+        var steps = StepSchedule(
+            plan.steps.filter { !$0.step.onDemand }.map { ($0.id, $0.dependencies) }, seed: engine.readyOrderSeed)
         var visits: [String: Int] = [:]
         var runningCount = 0
         let limit = engine.maxConcurrentSteps

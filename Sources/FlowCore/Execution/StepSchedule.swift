@@ -3,7 +3,9 @@
 ///
 /// A step is *ready* when every step it depends on is done. Ready steps start in plan order (the
 /// compiler's dependency-respecting order), lowest first, so a run's order of calls does not depend on
-/// the order in which concurrent steps happened to finish.
+/// the order in which concurrent steps happened to finish. With a seed, ready steps start in an order
+/// drawn from it instead (``Engine/readyOrderSeed``): a race between steps that nothing orders then shows
+/// in a test instead of only over a network.
 ///
 /// Each step keeps a count of its dependencies that are not done; finishing a step decrements the counts
 /// of its dependents only. A `goto` that sends the run back is rare and bounded by its visit limit, so
@@ -26,14 +28,25 @@ struct StepSchedule {
     private(set) var states: [State]
     /// How many of each step's dependencies are not done.
     private var unmet: [Int]
-    /// The waiting steps whose dependencies are all done, as a binary min-heap of positions.
+    /// The waiting steps whose dependencies are all done, as a binary min-heap by ``rank``.
     private var ready: [Int] = []
+    /// The order in which ready steps start, lowest first, by position: the position itself (plan order),
+    /// or a permutation drawn from a seed.
+    private let rank: [Int]
 
     /// A schedule in which no step has started.
-    /// - Parameter steps: The regular steps in plan order, each with the ids of the steps it depends on.
-    init(_ steps: [(id: String, dependencies: [String])]) {
+    /// - Parameters:
+    ///   - steps: The regular steps in plan order, each with the ids of the steps it depends on.
+    ///   - seed: When set, ready steps start in an order drawn from it rather than in plan order.
+    init(_ steps: [(id: String, dependencies: [String])], seed: UInt64? = nil) {
         let ids = steps.map(\.id)
         self.ids = ids
+        var rank = Array(ids.indices)
+        if let seed {
+            var generator = SplitMix64(seed: seed)
+            rank.shuffle(using: &generator)
+        }
+        self.rank = rank
         let position = Dictionary(ids.indices.map { (ids[$0], $0) }, uniquingKeysWith: { first, _ in first })
         self.position = position
         var dependencies: [[Int?]] = []
@@ -121,7 +134,7 @@ struct StepSchedule {
         var child = ready.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
-            guard ready[child] < ready[parent] else { break }
+            guard rank[ready[child]] < rank[ready[parent]] else { break }
             ready.swapAt(child, parent)
             child = parent
         }
@@ -138,13 +151,28 @@ struct StepSchedule {
                 let left = 2 * parent + 1
                 let right = left + 1
                 var smallest = parent
-                if left < ready.count && ready[left] < ready[smallest] { smallest = left }
-                if right < ready.count && ready[right] < ready[smallest] { smallest = right }
+                if left < ready.count && rank[ready[left]] < rank[ready[smallest]] { smallest = left }
+                if right < ready.count && rank[ready[right]] < rank[ready[smallest]] { smallest = right }
                 if smallest == parent { break }
                 ready.swapAt(parent, smallest)
                 parent = smallest
             }
         }
         return first
+    }
+}
+
+/// A small seeded generator (SplitMix64): the same seed gives the same order on every machine and run.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -45,6 +45,9 @@ public struct WorkflowTestRunner: Sendable {
     public var wallTimeLimit: Duration
     /// The most cases that run at once; by default, the number of active processor cores.
     public var maxConcurrentCases: Int
+    /// When set, steps that are ready together start in an order drawn from this seed (``Engine/readyOrderSeed``)
+    /// instead of plan order, so that zero-latency stubs do not hide a race between unordered steps.
+    public var readyOrderSeed: UInt64?
 
     /// The Unix time at virtual time zero: 2026-01-01T00:00:00Z.
     public static let startOfVirtualTime: Int64 = 1_767_225_600
@@ -169,6 +172,7 @@ public struct WorkflowTestRunner: Sendable {
         var engine = Engine(
             dispatchers: DispatcherRegistry(["mock": mock]), interceptors: interceptors, clock: clock, logger: logger)
         engine.dispatcherOverride = "mock"
+        engine.readyOrderSeed = readyOrderSeed
         engine.jitter = { $0 }
         engine.unixTime = { Self.startOfVirtualTime + clock.now.offset.components.seconds }
         let configured = engine

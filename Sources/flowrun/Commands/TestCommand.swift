@@ -61,6 +61,16 @@ struct TestCommand: AsyncParsableCommand {
         help: WorkflowFileFinder.excludeHelp)
     var excludes: [String] = []
 
+    @Flag(help: ArgumentHelp(
+        "Start the steps that are ready together in a random order instead of plan order.",
+        discussion: "Stubs answer at once, so two steps that nothing orders always run in the same order in a "
+            + "test, while over a network either may go first. --shuffle makes such a race fail here; the "
+            + "summary prints the seed, and --seed reproduces the order."))
+    var shuffle = false
+
+    @Option(help: ArgumentHelp("The seed of --shuffle's order (implies --shuffle); random by default.", valueName: "n"))
+    var seed: UInt64?
+
     @Option(help: "The most cases that run at once; the number of cores by default.")
     var jobs: Int?
 
@@ -95,6 +105,8 @@ struct TestCommand: AsyncParsableCommand {
         runner.virtualTimeLimit = (try? DurationParser.parse(virtualTimeout).get()) ?? .seconds(600)
         runner.wallTimeLimit = (try? DurationParser.parse(wallTimeout).get()) ?? .seconds(10)
         if let jobs { runner.maxConcurrentCases = jobs }
+        let shuffleSeed = seed ?? (shuffle ? UInt64.random(in: 1...999_999) : nil)
+        runner.readyOrderSeed = shuffleSeed
         let configured = runner
         let (results, signal) = await Interrupt.cancelling {
             await configured.run(suites) { suite, testCase in
@@ -113,8 +125,9 @@ struct TestCommand: AsyncParsableCommand {
             reports.append(report)
         }
         let elapsed = started.duration(to: .now)
-        let printer = TestReportPrinter(
+        var printer = TestReportPrinter(
             format: format, color: format == .human && Terminal.isColorTerminal(STDOUT_FILENO))
+        printer.shuffleSeed = shuffleSeed
         FileHandle.standardOutput.write(Data(printer.render(reports, wallTime: elapsed).utf8))
         if let junitOut {
             let xml = TestReportPrinter(format: .junit, color: false).render(reports, wallTime: elapsed)

@@ -21,6 +21,8 @@ struct TestReportPrinter {
     var format: TestOutputFormat
     /// Whether to color human output.
     var color: Bool
+    /// The seed of `--shuffle`, printed in the summary so a failure's order can be reproduced.
+    var shuffleSeed: UInt64?
 
     /// Renders every file's results, ending with a summary (human, github) or totals (json, junit).
     /// - Parameters:
@@ -71,6 +73,7 @@ struct TestReportPrinter {
         var text = "\(passed) passed, \(failed) failed"
         if invalid > 0 { text += ", \(invalid) invalid file\(invalid == 1 ? "" : "s")" }
         text += " in \(reports.count) file\(reports.count == 1 ? "" : "s") (\(Self.milliseconds(wallTime)) ms)"
+        if let shuffleSeed { text += ", steps shuffled with --seed \(shuffleSeed)" }
         let style: Style = invalid > 0 || failed > 0 ? .red : .green
         return paint(text, style)
     }
@@ -162,7 +165,7 @@ struct TestReportPrinter {
                 "passed": .int(results.count { $0.passed }),
                 "failed": .int(results.count { !$0.passed }),
                 "wallMilliseconds": .double(Self.seconds(wallTime) * 1000),
-            ]),
+            ].merging(shuffleSeed.map { ["shuffleSeed": .string(String($0))] } ?? [:]) { $1 }),
         ])
         return document.serialized(pretty: true) + "\n"
     }
