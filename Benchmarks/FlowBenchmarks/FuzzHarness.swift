@@ -211,7 +211,7 @@ struct FuzzHarness {
 
         /// Execution `index` of `seed`: a seed file and its mutation.
         func input(seed: UInt64, execution index: Int) -> (File, [UInt8]) {
-            var random = WorkflowGenerator.SeededRandom(state: seed &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(index))
+            var random = SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(index))
             _ = random.next()
             let file = files.randomElement(using: &random)!
             let mutator = FuzzMutator(corpus: files.map(\.bytes))

@@ -1,3 +1,5 @@
+import FlowCore
+
 /// Seeded mutations of workflow, mock and test files for the fuzz harness.
 ///
 /// Each mutation is one way real input goes wrong or gets hostile: a flipped
@@ -30,7 +32,7 @@ struct FuzzMutator {
     ]
 
     /// A mutated copy of `input`: one to four mutations.
-    func mutate(_ input: [UInt8], using random: inout WorkflowGenerator.SeededRandom) -> [UInt8] {
+    func mutate(_ input: [UInt8], using random: inout SplitMix64) -> [UInt8] {
         var bytes = input
         for _ in 0..<Int.random(in: 1...4, using: &random) {
             switch Int.random(in: 0..<9, using: &random) {
@@ -49,7 +51,7 @@ struct FuzzMutator {
 
     // MARK: Mutations
 
-    private func flipByte(_ bytes: inout [UInt8], _ random: inout WorkflowGenerator.SeededRandom) {
+    private func flipByte(_ bytes: inout [UInt8], _ random: inout SplitMix64) {
         guard !bytes.isEmpty else { return }
         let index = Int.random(in: 0..<bytes.count, using: &random)
         bytes[index] = Bool.random(using: &random)
@@ -57,7 +59,7 @@ struct FuzzMutator {
             : Array(" \t\n:-{}[],'\"&*!#|>%@`\\".utf8).randomElement(using: &random)!
     }
 
-    private func swapTokens(_ bytes: inout [UInt8], _ random: inout WorkflowGenerator.SeededRandom) {
+    private func swapTokens(_ bytes: inout [UInt8], _ random: inout SplitMix64) {
         let ranges = Self.tokens(bytes)
         guard ranges.count >= 2 else { return }
         var first = ranges.randomElement(using: &random)!
@@ -70,7 +72,7 @@ struct FuzzMutator {
         bytes.replaceSubrange(first, with: b)
     }
 
-    private func replaceNumber(_ bytes: inout [UInt8], _ random: inout WorkflowGenerator.SeededRandom) {
+    private func replaceNumber(_ bytes: inout [UInt8], _ random: inout SplitMix64) {
         // A token that starts with a digit: a number, a duration, a status.
         let numbers = Self.tokens(bytes).filter { (0x30...0x39).contains(bytes[$0.lowerBound]) }
         let value = Array(Self.hostileValues.randomElement(using: &random)!.utf8)
@@ -81,7 +83,7 @@ struct FuzzMutator {
         }
     }
 
-    private func nest(_ bytes: inout [UInt8], _ random: inout WorkflowGenerator.SeededRandom) {
+    private func nest(_ bytes: inout [UInt8], _ random: inout SplitMix64) {
         let depth = [10, 100, 1000, 10000].randomElement(using: &random)!
         let nested: String = switch Int.random(in: 0..<3, using: &random) {
         case 0: String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
@@ -91,7 +93,7 @@ struct FuzzMutator {
         replaceValue(with: Array(nested.utf8), in: &bytes, &random)
     }
 
-    private func alias(_ bytes: inout [UInt8], _ random: inout WorkflowGenerator.SeededRandom) {
+    private func alias(_ bytes: inout [UInt8], _ random: inout SplitMix64) {
         let fragment: String = switch Int.random(in: 0..<4, using: &random) {
         case 0: "&a [*a]"  // a recursive alias
         case 1: "*undefined"
@@ -108,14 +110,14 @@ struct FuzzMutator {
         }
     }
 
-    private func spliceLine(_ bytes: inout [UInt8], _ random: inout WorkflowGenerator.SeededRandom) {
+    private func spliceLine(_ bytes: inout [UInt8], _ random: inout SplitMix64) {
         guard let other = corpus.randomElement(using: &random) else { return }
         let lines = other.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
         guard let line = lines.randomElement(using: &random) else { return }
         insertLine(Array(line), into: &bytes, &random)
     }
 
-    private func insertFragment(_ bytes: inout [UInt8], _ random: inout WorkflowGenerator.SeededRandom) {
+    private func insertFragment(_ bytes: inout [UInt8], _ random: inout SplitMix64) {
         let fragment = Array(Self.dictionary.randomElement(using: &random)!.utf8)
         if Bool.random(using: &random) {
             insert(fragment, into: &bytes, &random)
@@ -124,7 +126,7 @@ struct FuzzMutator {
         }
     }
 
-    private func dropOrRepeatLine(_ bytes: inout [UInt8], _ random: inout WorkflowGenerator.SeededRandom) {
+    private func dropOrRepeatLine(_ bytes: inout [UInt8], _ random: inout SplitMix64) {
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Array.init)
         guard !lines.isEmpty else { return }
         let index = Int.random(in: 0..<lines.count, using: &random)
@@ -158,7 +160,7 @@ struct FuzzMutator {
 
     /// Replaces the text after a `key: ` on a random line with `value`, or inserts it when there is none.
     private func replaceValue(
-        with value: [UInt8], in bytes: inout [UInt8], _ random: inout WorkflowGenerator.SeededRandom
+        with value: [UInt8], in bytes: inout [UInt8], _ random: inout SplitMix64
     ) {
         let (colon, space) = (UInt8(ascii: ":"), UInt8(ascii: " "))
         var candidates: [Int] = []
@@ -178,12 +180,12 @@ struct FuzzMutator {
         bytes.replaceSubrange(start..<end, with: value)
     }
 
-    private func insert(_ value: [UInt8], into bytes: inout [UInt8], _ random: inout WorkflowGenerator.SeededRandom) {
+    private func insert(_ value: [UInt8], into bytes: inout [UInt8], _ random: inout SplitMix64) {
         bytes.insert(contentsOf: value, at: Int.random(in: 0...bytes.count, using: &random))
     }
 
     private func insertLine(
-        _ line: [UInt8], into bytes: inout [UInt8], _ random: inout WorkflowGenerator.SeededRandom
+        _ line: [UInt8], into bytes: inout [UInt8], _ random: inout SplitMix64
     ) {
         let starts = [0] + bytes.indices.filter { bytes[$0] == UInt8(ascii: "\n") }.map { $0 + 1 }
         let at = starts.randomElement(using: &random)!

@@ -84,7 +84,7 @@ struct SoakBenchmark {
         let plan = try WorkflowCompiler().compile(yaml: Self.workflow, path: "soak.yaml")
         let worstCase = PolicyAnalysis(plan: plan).steps.filter { !$0.isOnDemand }.map(\.duration)
 
-        var random = WorkflowGenerator.SeededRandom(state: seed)
+        var random = SplitMix64(seed: seed)
         let scripts = (0..<runs).map { _ in
             RunScript(fetch: Injected.script(using: &random), submit: Injected.script(using: &random))
         }
@@ -216,7 +216,7 @@ enum Injected: String, CaseIterable, Sendable {
     static let transient: [Injected] = [.unavailable, .rateLimited, .slowPastLimit, .reset, .closed]
 
     /// A script: zero to five transient faults, then a final answer that repeats (mostly a success).
-    static func script(using random: inout WorkflowGenerator.SeededRandom) -> [Injected] {
+    static func script(using random: inout SplitMix64) -> [Injected] {
         let leading = [0, 0, 0, 0, 1, 1, 1, 2, 2, 3, 4, 5].randomElement(using: &random)!
         var script = (0..<leading).map { _ in transient.randomElement(using: &random)! }
         let finals: [Injected] = Array(repeating: .ok, count: 14) + [.slowWithinLimit, .slowWithinLimit]

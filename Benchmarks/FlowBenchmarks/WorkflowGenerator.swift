@@ -1,20 +1,11 @@
+import FlowCore
+
 /// Generates realistic workflow files for benchmarks: 5–10 steps, ~60 lines, types, policies and interceptors.
 struct WorkflowGenerator {
-    /// A small deterministic generator (SplitMix64), so every run lints the same files.
-    struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// A deterministic generator, so every run lints the same files.
+    var random: SplitMix64
 
-    var random: SeededRandom
-
-    init(seed: UInt64) { random = SeededRandom(state: seed) }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
     /// The workflow numbered `index`: a chain of `steps` calls, or of 5 to 10 when not given.
     mutating func workflow(index: Int, steps: Int? = nil) -> String {
