@@ -326,3 +326,96 @@ struct ShuffledReadyOrderTests {
         if let seed = failing.first { #expect(try await !passes(seed: seed)) }
     }
 }
+
+/// Issue 9 item 21: matchers for values a test cannot know exactly.
+struct MatcherTests {
+    private let ordering = """
+        flowrun: 1
+        servers: { api: https://api.test }
+        policies: { retried: { retry: { when: { status: 503 }, attempts: 2, delay: 1s } } }
+        defaults: { server: api }
+        steps:
+          - id: order
+            policy: retried
+            idempotencyKey: true
+            request: { method: POST, path: /orders, body: { n: 1 } }
+            outputs: { id: $response.body#/id, total: $response.body#/total, at: $response.body#/at }
+        outputs:
+          order: { id: $steps.order.outputs.id, total: $steps.order.outputs.total, at: $steps.order.outputs.at }
+        """
+
+    private func result(_ expect: String) async throws -> WorkflowTestResult {
+        let plan = try WorkflowCompiler().compile(yaml: ordering, path: "wf.yaml")
+        let file = try WorkflowTestFile.load(yaml: """
+            flowrun-test: 1
+            workflow: wf.yaml
+            stubs:
+              - match: { method: POST, path: /orders }
+                respond:
+                  - { status: 503 }
+                  - { body: { id: o-7f3a, total: 12.5, at: "2026-01-01T00:00:01Z" } }
+            cases:
+              - name: case
+                expect:
+            \(expect)
+            """, path: "t.test.yaml")
+        let results = await WorkflowTestRunner(logger: logger).run(WorkflowTestSuite(file: file, plan: plan))
+        return try #require(results.first)
+    }
+
+    @Test func matchersAcceptWhatTheyDescribe() async throws {
+        let passing = try await result("""
+                  outputs:
+                    order: { id: !anystr, total: !anynumber, at: !re_match '^\\d{4}-\\d{2}-\\d{2}T', missing: !absent }
+                  calls:
+                    - { method: POST, path: /orders, headers: { Idempotency-Key: !present, X-Debug: !absent } }
+                    - { method: POST, path: /orders, headers: { Idempotency-Key: !same } }
+            """)
+        #expect(passing.passed, "\(passing.failures)")
+    }
+
+    @Test func failedMatchersSayWhatTheyExpected() async throws {
+        let failing = try await result("""
+                  outputs:
+                    order: { id: !anynumber, total: !anystr, at: !re_match '^nope', extra: !present }
+                  calls:
+                    - { method: POST, path: /orders, headers: { Idempotency-Key: !absent } }
+                    - POST /orders
+            """)
+        let text = failing.failures.map(\.description).joined(separator: "\n")
+        #expect(text.contains(#"/order/id: expected !anynumber, actual "o-7f3a""#), "\(text)")
+        #expect(text.contains("/order/total: expected !anystr, actual 12.5"), "\(text)")
+        #expect(text.contains("/order/at: expected !re_match '^nope'"), "\(text)")
+        #expect(text.contains("/order/extra: missing; expected !present"), "\(text)")
+        #expect(text.contains("header Idempotency-Key is '"), "\(text)")
+        #expect(text.contains("expected !absent"), "\(text)")
+    }
+
+    @Test func sameComparesWithThePreviousAttemptOfTheStep() async throws {
+        let first = try await result("""
+                  calls:
+                    - { method: POST, path: /orders, headers: { Idempotency-Key: !same } }
+                    - POST /orders
+            """)
+        #expect(first.failures.map(\.description).joined().contains("there is no previous attempt of step order"))
+    }
+
+    @Test func badMatchersAreErrorsOfTheTestFile() {
+        #expect(throws: FlowError.self) {
+            try WorkflowTestFile.load(yaml: """
+                flowrun-test: 1
+                workflow: wf.yaml
+                cases:
+                  - { name: a, expect: { outputs: { x: !re_match '(' } } }
+                """, path: "t.test.yaml")
+        }
+        #expect(throws: FlowError.self) {
+            try WorkflowTestFile.load(yaml: """
+                flowrun-test: 1
+                workflow: wf.yaml
+                cases:
+                  - { name: a, expect: { outputs: { x: !same } } }
+                """, path: "t.test.yaml")
+        }
+    }
+}

@@ -6,9 +6,9 @@ import Synchronization
 /// pattern is compiled once, under the lock, the first time a value is checked against it; later look-ups
 /// only take the lock for a dictionary read. A pattern that does not compile is remembered too, so that
 /// every value checked against it is reported the same way without compiling it again.
-final class PatternCache: Sendable {
+package final class PatternCache: Sendable {
     /// A pattern after compilation.
-    enum Entry: Sendable {
+    package enum Entry: Sendable {
         /// The expression to search strings with.
         case compiled(SharedRegex)
         /// Why the pattern is not a valid regular expression.
@@ -17,8 +17,10 @@ final class PatternCache: Sendable {
 
     private let entries = Mutex<[String: Entry]>([:])
 
+    package init() {}
+
     /// Returns the compiled form of `pattern`, compiling it on first use.
-    func entry(for pattern: String) -> Entry {
+    package func entry(for pattern: String) -> Entry {
         entries.withLock { entries in
             if let entry = entries[pattern] { return entry }
             let entry = Self.compile(pattern)
@@ -32,7 +34,7 @@ final class PatternCache: Sendable {
     /// JSON Schema patterns are ECMA-262 expressions matched against code points, so matching works on Unicode
     /// scalars rather than grapheme clusters, and `\d` and `\w` are ASCII-only as in ECMA-262. Swift already
     /// treats `$` as the end of the input, not "before a final newline", as ECMA-262 does without the `m` flag.
-    static func compile(_ pattern: String) -> Entry {
+    package static func compile(_ pattern: String) -> Entry {
         do {
             let regex = try Regex(pattern)
                 .matchingSemantics(.unicodeScalar)
@@ -54,7 +56,7 @@ final class PatternCache: Sendable {
 /// piece of state it creates later, the program it lowers itself to on first match, is stored with an atomic
 /// compare-and-swap in the standard library (`Regex.Program.loweredProgram`), and ``PatternCache/compile(_:)``
 /// creates it before the regex is shared at all. Matching allocates its own state per call.
-struct SharedRegex: @unchecked Sendable {
+package struct SharedRegex: @unchecked Sendable {
     /// The expression.
-    let regex: Regex<AnyRegexOutput>
+    package let regex: Regex<AnyRegexOutput>
 }

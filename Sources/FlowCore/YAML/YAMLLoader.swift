@@ -62,11 +62,18 @@ public struct YAMLLoader: Sendable {
 
     /// The bounds this loader enforces.
     public var limits: Limits
+    /// Local tags (`!anystr`) that scalars may carry besides the core ones, for formats that give them a
+    /// meaning (the matchers of test files); the scalar keeps its text as a string and the tag in
+    /// ``YAMLScalar/tag``. Empty by default: workflow files accept only the core tags.
+    public var localTags: Set<String> = []
 
     /// Creates a loader.
-    /// - Parameter limits: The bounds to enforce on every input.
-    public init(limits: Limits = .default) {
+    /// - Parameters:
+    ///   - limits: The bounds to enforce on every input.
+    ///   - localTags: The local scalar tags to accept, such as `!anystr`.
+    public init(limits: Limits = .default, localTags: Set<String> = []) {
         self.limits = limits
+        self.localTags = localTags
     }
 
     /// Parses one YAML document from UTF-8 bytes.
@@ -149,7 +156,7 @@ public struct YAMLLoader: Sendable {
         event.initialize(to: yaml_event_t())
         defer { event.deallocate() }
 
-        var builder = TreeBuilder(path: path, limits: limits, input: input)
+        var builder = TreeBuilder(path: path, limits: limits, input: input, localTags: localTags)
         while true {
             guard yaml_parser_parse(parser, event) == 1 else {
                 throw LibYAMLError(parser: parser, input: input, path: path).flowError
@@ -226,10 +233,14 @@ private struct TreeBuilder {
     /// Where each line of ``input`` starts, found the first time a scalar needs its source.
     private var lineStarts: [Int]?
 
-    init(path: String, limits: YAMLLoader.Limits, input: UnsafeBufferPointer<UInt8>) {
+    /// The local scalar tags accepted besides the core ones.
+    private let localTags: Set<String>
+
+    init(path: String, limits: YAMLLoader.Limits, input: UnsafeBufferPointer<UInt8>, localTags: Set<String>) {
         self.path = path
         self.limits = limits
         self.input = input
+        self.localTags = localTags
     }
 
     /// The source of a scalar between two marks, when its text may hold an expression whose offsets do not
@@ -490,6 +501,9 @@ private struct TreeBuilder {
             return YAMLScalar(text: text, style: style, tag: tag, value: .string(text))
         }
         let name = shorthand(tag)
+        if localTags.contains(name) {
+            return YAMLScalar(text: text, style: style, tag: name, value: .string(text))
+        }
         guard name.hasPrefix("!!"), let core = YAMLScalarResolver.CoreTag(rawValue: String(name.dropFirst(2))) else {
             if name == "!!map" || name == "!!seq" {
                 throw FlowError(.invalidYAML, "the tag '\(name)' cannot be applied to a scalar", at: here)

@@ -91,13 +91,15 @@ struct ExpectationChecker {
                 location: expectation.locations.outputs)
         }
         var differences: [String] = []
-        Self.diff(.object(expected.values), .object(report.outputs), exact: expected.exact, at: [], into: &differences)
+        Self.diff(
+            .object(expected.values), .object(report.outputs), exact: expected.exact, at: [],
+            matchers: expected.matchers, into: &differences)
         guard !differences.isEmpty else { return nil }
         // The first output, in file order, whose value differs: where to look.
         let differing = expected.values.keys.filter { name in
             var lines: [String] = []
             Self.diff(expected.values[name]!, report.outputs[name] ?? .null, exact: expected.exact, at: [name],
-                      into: &lines)
+                      matchers: expected.matchers, into: &lines)
             return !lines.isEmpty || (report.outputs[name] == nil)
         }
         let location = differing.compactMap { expected.locations[$0] }.min() ?? expectation.locations.outputs
@@ -107,18 +109,32 @@ struct ExpectationChecker {
     }
 
     /// Appends a line for every place where `actual` does not contain (or, `exact`, equal) `expected`.
+    ///
+    /// A place that `matchers` names (by JSON pointer) is checked by its ``ValueMatcher`` instead.
     static func diff(
-        _ expected: JSONValue, _ actual: JSONValue, exact: Bool, at path: [String], into lines: inout [String]
+        _ expected: JSONValue, _ actual: JSONValue, exact: Bool, at path: [String],
+        matchers: [String: ValueMatcher] = [:], into lines: inout [String]
     ) {
         let pointer = JSONPointer(tokens: path).description
+        if let matcher = matchers[pointer] {
+            if !matcher.accepts(actual) {
+                lines.append("\(pointer): expected \(matcher), actual \(render(actual))")
+            }
+            return
+        }
         switch (expected, actual) {
         case (.object(let expected), .object(let actual)):
             for key in expected.keys.sorted() {
+                let place = JSONPointer(tokens: path + [key]).description
                 guard let member = actual[key] else {
-                    lines.append("\(JSONPointer(tokens: path + [key])): missing; expected \(render(expected[key]!))")
+                    if let matcher = matchers[place] {
+                        if !matcher.accepts(nil) { lines.append("\(place): missing; expected \(matcher)") }
+                    } else {
+                        lines.append("\(place): missing; expected \(render(expected[key]!))")
+                    }
                     continue
                 }
-                diff(expected[key]!, member, exact: exact, at: path + [key], into: &lines)
+                diff(expected[key]!, member, exact: exact, at: path + [key], matchers: matchers, into: &lines)
             }
             if exact {
                 for key in actual.keys.sorted() where expected[key] == nil {
@@ -133,7 +149,7 @@ struct ExpectationChecker {
                 return
             }
             for (index, pair) in zip(expectedElements, actualElements).enumerated() {
-                diff(pair.0, pair.1, exact: exact, at: path + [String(index)], into: &lines)
+                diff(pair.0, pair.1, exact: exact, at: path + [String(index)], matchers: matchers, into: &lines)
             }
         case (.int, .double), (.double, .int), (.double, .double):
             if expected.doubleValue != actual.doubleValue {
@@ -163,7 +179,8 @@ struct ExpectationChecker {
                 first = (index, [])
                 break
             }
-            let reasons = Self.mismatches(expected[index], actual[index])
+            let previous = actual[..<index].last { $0.stepID == actual[index].stepID }
+            let reasons = Self.mismatches(expected[index], actual[index], previous: previous)
             if !reasons.isEmpty {
                 first = (index, reasons)
                 break
@@ -194,10 +211,27 @@ struct ExpectationChecker {
     }
 
     /// What differs between an expected call and a recorded one; empty when it matches.
-    static func mismatches(_ expected: WorkflowTestExpectation.Call, _ call: RecordedCall) -> [String] {
+    /// - Parameter previous: The call before this one of the same step, for `!same` header matchers.
+    static func mismatches(
+        _ expected: WorkflowTestExpectation.Call, _ call: RecordedCall, previous: RecordedCall? = nil
+    ) -> [String] {
         let match = expected.match
         let request = RequestFacts(call.request, readBody: match.body != nil)
         var reasons: [String] = []
+        for (name, matcher) in expected.headerMatchers.sorted(by: { $0.key < $1.key }) {
+            let value = call.request.headers[name].map(JSONValue.string)
+            let before = previous?.request.headers[name].map(JSONValue.string)
+            guard !matcher.accepts(value, previous: before) else { continue }
+            let actual = value.map { "'\(shown($0.stringValue ?? "", header: name))'" } ?? "missing"
+            if matcher == .sameAsPrevious {
+                let earlier = previous == nil
+                    ? "there is no previous attempt of step \(call.stepID)"
+                    : "the previous attempt sent " + (before.map { "'\(shown($0.stringValue ?? "", header: name))'" } ?? "none")
+                reasons.append("header \(name) is \(actual), expected the same as before: \(earlier)")
+            } else {
+                reasons.append("header \(name) is \(actual), expected \(matcher)")
+            }
+        }
         if let method = match.method, method != request.method {
             reasons.append("method is \(request.method), expected \(method)")
         }
@@ -261,6 +295,9 @@ struct ExpectationChecker {
         var conditions: [String] = []
         for (name, value) in match.headers.sorted(by: { $0.key < $1.key }) {
             conditions.append("header \(name): \(shown(value, header: name))")
+        }
+        for (name, matcher) in expected.headerMatchers.sorted(by: { $0.key < $1.key }) {
+            conditions.append("header \(name): \(matcher)")
         }
         if let body = match.body { conditions.append("body containing \(render(body))") }
         if let step = expected.step { conditions.append("from step \(step.value)") }

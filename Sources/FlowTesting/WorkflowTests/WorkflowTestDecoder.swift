@@ -258,6 +258,7 @@ struct WorkflowTestDecoder: DiagnosingDecoder {
         for entry in entries {
             outputs.values[entry.name.value] = json(entry.value)
             outputs.locations[entry.name.value] = entry.name.location
+            collectMatchers(in: entry.value, at: [entry.name.value], into: &outputs.matchers)
         }
         return outputs
     }
@@ -279,11 +280,50 @@ struct WorkflowTestDecoder: DiagnosingDecoder {
             }
             let label = "call #\(index + 1) of 'calls'"
             guard let fields = reader(element, label, Self.callKeys, required: ["method", "path"]) else { continue }
-            let match = stubDecoder.conditions(fields)
+            var match = stubDecoder.conditions(fields)
             let step = fields["step"].flatMap { node in string(node, "'step'").map { Located($0, at: node.location) } }
-            calls.append(WorkflowTestExpectation.Call(match, step: step, location: element.location))
+            var call = WorkflowTestExpectation.Call(match, step: step, location: element.location)
+            for pair in fields["headers"]?.mapping ?? [] {
+                guard let name = pair.key.scalar?.text, let scalar = pair.value.scalar,
+                    let matcher = ValueMatcher(scalar)
+                else { continue }
+                if case .matches(let pattern) = matcher, case .invalid(let reason) = PatternCache.compile(pattern) {
+                    report(.invalidValue, "'\(pattern)' is not a valid regular expression: \(reason)", pair.value)
+                }
+                match.headers[name] = nil
+                call.headerMatchers[name] = matcher
+            }
+            call.match = match
+            calls.append(call)
         }
         return calls
+    }
+
+    /// Records the ``ValueMatcher``s in an expected value, by JSON pointer. `!same` compares attempts, which
+    /// only calls have, so it is an error in outputs.
+    private mutating func collectMatchers(
+        in node: YAMLNode, at path: [String], into matchers: inout [String: ValueMatcher]
+    ) {
+        switch node.content {
+        case .scalar(let scalar):
+            guard let matcher = ValueMatcher(scalar) else { return }
+            if matcher == .sameAsPrevious {
+                report(.invalidValue, "'!same' compares a call's header with the previous attempt; "
+                    + "it has no meaning in outputs", node)
+            }
+            if case .matches(let pattern) = matcher, case .invalid(let reason) = PatternCache.compile(pattern) {
+                report(.invalidValue, "'\(pattern)' is not a valid regular expression: \(reason)", node)
+            }
+            matchers[JSONPointer(tokens: path).description] = matcher
+        case .sequence(let elements):
+            for (index, element) in elements.enumerated() {
+                collectMatchers(in: element, at: path + [String(index)], into: &matchers)
+            }
+        case .mapping(let pairs):
+            for pair in pairs {
+                collectMatchers(in: pair.value, at: path + [pair.key.scalar?.text ?? ""], into: &matchers)
+            }
+        }
     }
 
     /// A call written as `METHOD /path` or `METHOD /path?name=value`.

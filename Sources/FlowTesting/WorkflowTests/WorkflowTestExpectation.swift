@@ -59,6 +59,9 @@ public struct WorkflowTestExpectation: Sendable {
         public var exact: Bool
         /// Where each output name is written, for lint.
         public var locations: [String: SourceLocation]
+        /// The ``ValueMatcher``s written in place of values, by JSON pointer from the outputs (`/orderId`,
+        /// `/order/items/0/id`); the value at such a place is checked by its matcher instead of compared.
+        public var matchers: [String: ValueMatcher] = [:]
 
         /// Creates an outputs expectation.
         /// - Parameters:
@@ -83,6 +86,9 @@ public struct WorkflowTestExpectation: Sendable {
         public var step: Located<String>?
         /// Where the expectation is written.
         public var location: SourceLocation?
+        /// The ``ValueMatcher``s written in place of header values, by header name; such a header is
+        /// checked by its matcher instead of compared.
+        public var headerMatchers: [String: ValueMatcher] = [:]
 
         /// Creates a call expectation.
         /// - Parameters:

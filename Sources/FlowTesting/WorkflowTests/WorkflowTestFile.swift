@@ -66,7 +66,8 @@ public struct WorkflowTestFile: Sendable {
     /// - Parameters:
     ///   - bytes: The file's contents.
     ///   - path: The file's path, for locations and for resolving `workflow:` and `mock:`.
-    ///   - loader: The YAML loader, with its limits.
+    ///   - loader: The YAML loader, with its limits; the matcher tags (``ValueMatcher/tags``) are accepted
+    ///     whatever its ``YAMLLoader/localTags``.
     ///   - loadMock: Loads a stub file named under `mock:`; by default from disk.
     /// - Returns: The file (when it could be decoded at all) and the problems found.
     public static func check(
@@ -74,6 +75,8 @@ public struct WorkflowTestFile: Sendable {
         loadMock: @escaping MockLoader = WorkflowTestFile.readMockFile
     ) -> CheckResult {
         let root: YAMLNode
+        var loader = loader
+        loader.localTags.formUnion(ValueMatcher.tags)
         do {
             root = try loader.load(bytes, path: path)
         } catch {
