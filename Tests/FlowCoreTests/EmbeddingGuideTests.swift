@@ -134,6 +134,32 @@ private struct HeaderRecorder: Interceptor {
         #expect(error.message.contains("the 'tenant' interceptor needs 'with: { tenant: <a string> }'"))
     }
 
+    @Test func theGuidesParserReadsTheExportForItsStep() async throws {
+        let yaml = """
+            flowrun: 1
+            servers: { shop: { url: "https://shop.example" } }
+            defaults: { server: shop }
+            steps:
+              - id: export
+                request: { method: GET, path: /export.csv }
+                response:
+                  200: { type: array, items: { type: array, items: { type: string } } }
+                  parse: { use: csv }
+                outputs: { header: $response.body#/0 }
+            outputs: { header: $steps.export.outputs.header }
+            """
+        struct CSVExport: Dispatcher {
+            func dispatch(_ request: StepRequest, context: StepContext) async throws -> StepResponse {
+                StepResponse(status: 200, headers: ["Content-Type": "text/csv"], body: Array("id,total\no-7,10.5\n".utf8))
+            }
+        }
+        var engine = Engine(dispatchers: DispatcherRegistry(["http": CSVExport()]), logger: Logger(label: "guide"))
+        engine.parsers.register(CSVParser(), as: "csv")
+        let report = await engine.run(try WorkflowCompiler().compile(yaml: yaml, path: "export.yaml"), inputs: [:], environment: [:])
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        #expect(report.outputs["header"] == .array(["id", "total"]))
+    }
+
     @Test func aDispatcherWithoutAnAnswerFailsTheRunWithItsTransportError() async throws {
         let report = await engine(bodies: [:]).run(try plan(), inputs: ["tenant": "acme"], environment: [:])
 

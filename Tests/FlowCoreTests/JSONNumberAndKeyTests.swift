@@ -80,7 +80,8 @@ struct JSONNumberAndKeyTests {
         let error = try #require(report.error)
         #expect(error.code == .decode)
         #expect(error.stepID == "item")
-        #expect(error.message == "the response body is not valid JSON: duplicate key \"id\" in an object "
+        #expect(error.message == "the response body is not valid JSON (Content-Type: application/json): "
+            + "line 2, column 2: duplicate key \"id\" in an object "
             + "(first at line 1, column 2); which value such an object holds depends on the parser")
         #expect(dispatcher.requests.count == 1)
     }

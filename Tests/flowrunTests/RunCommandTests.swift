@@ -237,7 +237,7 @@ struct RunCommandTests {
         }
     }
 
-    @Test func aBodyThatIsNotJSONIsADecodeError() async throws {
+    @Test func anHTMLPageWhereJSONIsDeclaredIsADecodeError() async throws {
         let page = TestReply.text("<html>maintenance</html>", headers: [("Content-Type", "text/html")])
         try await withTestServer({ _ in page }) { server in
             let outcome = try await FlowRunProcess.run(
@@ -245,7 +245,8 @@ struct RunCommandTests {
                 environment: ["BANK_URL": server.baseURL])
             expectRunFailure(
                 outcome, in: "user", attempt: 1,
-                saying: "the response body is not valid JSON", "response: <html>maintenance</html>")
+                saying: "was read as text (Content-Type: text/html) and does not match its declared type",
+                "add 'parse: json'", "response: <html>maintenance</html>")
         }
     }
 

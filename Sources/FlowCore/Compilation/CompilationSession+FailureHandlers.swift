@@ -95,13 +95,7 @@ extension CompilationSession {
 
     /// Whether a request reads `$response` or `$statusCode`.
     private func readsFailedResponse(_ request: Request) -> Bool {
-        var templates = [request.path] + request.query.map(\.value) + request.headers.map(\.value)
-        switch request.body {
-        case .json(let template, _)?: templates.append(template)
-        case .form(let fields, _)?: templates += fields.map(\.value)
-        case nil: break
-        }
-        return templates.contains { template in
+        request.templates.contains { template in
             template.expressions.contains { expression, _ in
                 switch expression.source {
                 case .responseBody, .responseHeader, .statusCode: true

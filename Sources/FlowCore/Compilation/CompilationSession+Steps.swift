@@ -44,6 +44,10 @@ extension CompilationSession {
             for field in fields {
                 _ = checkTemplate(field.value, in: context, placement: .query, at: field.name.location)
             }
+        case .text(let template, _, let location)?:
+            _ = checkTemplate(template, in: context, placement: .scalar("a text body"), at: location)
+        case .multipart(let parts, _)?:
+            checkMultipart(parts, in: context)
         case nil:
             break
         }
@@ -63,6 +67,7 @@ extension CompilationSession {
             }
             _ = checkTemplate(binding.value, in: .response(step), placement: .value, at: binding.name.location)
         }
+        checkResponseParsing(step)
         var seenStatuses: [ResponseCase.Status: SourceLocation] = [:]
         for response in step.responses {
             if let first = seenStatuses[response.status.value] {

@@ -136,7 +136,10 @@ public struct WorkflowDecoder {
         step.dispatcher = fields["dispatcher"].flatMap { name($0, "'dispatcher'") }
         step.onDemand = fields["on-demand"].flatMap { bool($0, "'on-demand'") } ?? false
         step.idempotent = fields["idempotent"].flatMap { bool($0, "'idempotent'") }
-        if let response = fields["response"] { step.responses = responses(response, stepID: id.value) }
+        if let response = fields["response"] {
+            step.responses = responses(response, stepID: id.value)
+            step.parse = responseParsing(response)
+        }
         if let outputs = fields["outputs"] { step.outputs = bindings(outputs, "the outputs of step '\(id.value)'") }
         if let set = fields["set"] { step.set = bindings(set, "'set' of step '\(id.value)'") }
         step.interceptors = fields["interceptors"].map { nameList($0, "'interceptors'") }
@@ -153,7 +156,7 @@ public struct WorkflowDecoder {
     mutating func request(_ node: YAMLNode, stepID: String) -> Request? {
         guard let fields = reader(
             node, "the request of step '\(stepID)'",
-            ["method", "path", "query", "headers", "body", "form", "bodyType"], required: ["method", "path"]),
+            ["method", "path", "query", "headers"] + Self.bodyKeys + ["bodyType"], required: ["method", "path"]),
             let methodNode = fields["method"], let method = string(methodNode, "'method'"),
             let pathNode = fields["path"]
         else { return nil }
@@ -183,22 +186,14 @@ public struct WorkflowDecoder {
             request.headers = bindings(headers, "'headers'", names: .header)
             warnAboutPlainScalars(in: headers, "header")
         }
-        if let body = fields["body"] {
-            if let form = fields["form"] {
-                report(.invalidValue, "a request has either 'body' (JSON) or 'form', not both", form,
-                       key: fields.keyNode("form"))
-            }
-            request.body = .json(template(body), body.location)
-        } else if let form = fields["form"] {
-            request.body = .form(bindings(form, "'form'", names: .free), form.location)
-            warnAboutPlainScalars(in: form, "form field")
-        }
+        request.body = requestBody(fields)
         request.bodyType = fields["bodyType"].map { schema($0) }
         return request
     }
 
     private mutating func responses(_ node: YAMLNode, stepID: String) -> [ResponseCase] {
         entries(node, "the response of step '\(stepID)'").compactMap { entry in
+            if entry.name.value == "parse" { return nil }  // How bodies are read: see `responseParsing`.
             guard let status = statusPattern(entry.name.value, at: entry.name.location, allowDefault: true) else {
                 return nil
             }

@@ -28,6 +28,10 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     public var dispatchers: DispatcherRegistry
     /// The custom interceptors workflows may `use:`, by name.
     public var interceptors: InterceptorRegistry
+    /// The response parsers steps may choose with `parse: { use: <name> }`, by name.
+    ///
+    /// A run whose plan names one that is not registered fails before its first request.
+    public var parsers = ResponseParserRegistry()
     /// The clock for timeouts and retry delays; a test injects a virtual one.
     ///
     /// Timeouts are timers of the clock when it conforms to ``TimerScheduling`` (as `ContinuousClock`,

@@ -7,6 +7,7 @@ import Logging
 struct EngineSettings: Sendable {
     let dispatchers: DispatcherRegistry
     let interceptors: InterceptorRegistry
+    let parsers: ResponseParserRegistry
     let clock: EngineClock
     let logger: Logger
     let maxConcurrentSteps: Int
@@ -19,6 +20,7 @@ struct EngineSettings: Sendable {
     init<C>(_ engine: Engine<C>) {
         dispatchers = engine.dispatchers
         interceptors = engine.interceptors
+        parsers = engine.parsers
         clock = engine.engineClock
         logger = engine.logger
         maxConcurrentSteps = engine.maxConcurrentSteps

@@ -74,6 +74,10 @@ struct RequestBuilder: Sendable {
             if request.headers["Content-Type"] == nil {
                 request.headers.set("Content-Type", "application/x-www-form-urlencoded")
             }
+        case .text(let template, let contentType, _)?:
+            try setTextBody(template, contentType: contentType, on: &request, in: scope)
+        case .multipart(let parts, _)?:
+            try setMultipartBody(parts, of: planned, on: &request, in: scope)
         case nil:
             break
         }

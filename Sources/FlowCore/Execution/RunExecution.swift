@@ -92,7 +92,7 @@ struct RunExecution: Sendable {
             builder: RequestBuilder(plan: plan, validator: validator), validator: validator, redactor: redactor,
             coordinator: RefreshCoordinator(), runStart: start, unixTime: engine.unixTime, jitter: engine.jitter,
             secretVariables: secretVariables, nestedReports: nested, circuitBreakers: engine.circuitBreakers,
-            tracer: tracer)
+            tracer: tracer, decoding: ResponseDecoding(parsers: engine.parsers))
         var outcome = await schedule(runner: runner, scope: scope)
         if outcome.error == nil && !outcome.endedEarly {
             scope.stepOutputs = completedOutputs

@@ -1,6 +1,6 @@
 /// What a run checks before its first request, so that a problem the engine can see up front fails the run
-/// before any request has side effects: unset environment variables, and dispatchers or `use:` interceptors
-/// that the embedding program did not register.
+/// before any request has side effects: unset environment variables, and dispatchers, `use:` interceptors or
+/// `parse: { use: … }` response parsers that the embedding program did not register.
 ///
 /// Its errors end the run with nothing sent; `flowrun run` exits 2 for them, like a missing input.
 struct RunPreflight {
@@ -34,7 +34,7 @@ struct RunPreflight {
             at: first.name.location)
     }
 
-    /// Checks that every dispatcher and every `use:` interceptor the plan can call is registered.
+    /// Checks that every dispatcher, `use:` interceptor and response parser the plan can call is registered.
     /// - Throws: An `unknown-reference` error for the first one that is not.
     func checkRegistrations() throws(FlowError) {
         let steps = plan.steps + plan.compensations.keys.sorted().compactMap { plan.compensations[$0] }
@@ -42,27 +42,39 @@ struct RunPreflight {
         for planned in steps {
             let name = engine.dispatcherOverride ?? planned.dispatcher
             if engine.dispatchers[name] == nil {
-                let registered = engine.dispatchers.names
-                throw FlowError(
-                    .unknownReference,
-                    "step '\(planned.id)' uses dispatcher '\(name)', which is not registered"
-                        + Suggestion.didYouMean(name, in: registered)
-                        + "; registered: \(registered.isEmpty ? "none" : registered.joined(separator: ", "))",
+                throw Self.unregistered(
+                    "step '\(planned.id)' uses dispatcher '\(name)', which is not registered", name,
+                    among: engine.dispatchers.names, hint: "",
                     at: planned.step.dispatcher?.location ?? plan.workflow.defaults.dispatcher?.location)
             }
             for declaration in planned.interceptors where checkedInterceptors.insert(declaration.name.value).inserted {
                 guard case .custom(let use, _) = declaration.kind, engine.interceptors[use.value] == nil else {
                     continue
                 }
-                let registered = engine.interceptors.names
-                throw FlowError(
-                    .unknownReference,
-                    "interceptor '\(declaration.name.value)' uses '\(use.value)', which is not registered"
-                        + Suggestion.didYouMean(use.value, in: registered)
-                        + "; registered: \(registered.isEmpty ? "none" : registered.joined(separator: ", "))"
-                        + " (a Swift program registers interceptors in the Engine's InterceptorRegistry)",
-                    at: use.location)
+                throw Self.unregistered(
+                    "interceptor '\(declaration.name.value)' uses '\(use.value)', which is not registered", use.value,
+                    among: engine.interceptors.names,
+                    hint: " (a Swift program registers interceptors in the Engine's InterceptorRegistry)", at: use.location)
             }
         }
+        if let missing = plan.responseParsers.first(where: { engine.parsers[$0.value] == nil }) {
+            throw Self.unregistered(
+                "'parse: { use: \(missing.value) }' names a response parser that is not registered", missing.value,
+                among: engine.parsers.names,
+                hint: " (a Swift program registers parsers in Engine.parsers; the flowrun CLI has none)",
+                at: missing.location)
+        }
+    }
+
+    /// The error for `name`, which is not among the `registered` names: what is missing, the nearest registered
+    /// name, every registered one, and where to register it.
+    private static func unregistered(
+        _ problem: String, _ name: String, among registered: [String], hint: String, at location: SourceLocation?
+    ) -> FlowError {
+        FlowError(
+            .unknownReference,
+            problem + Suggestion.didYouMean(name, in: registered)
+                + "; registered: " + (registered.isEmpty ? "none" : registered.joined(separator: ", ")) + hint,
+            at: location)
     }
 }

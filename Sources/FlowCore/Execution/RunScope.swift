@@ -126,9 +126,11 @@ struct RunScope: Sendable {
     }
 }
 
-/// A response with its body decoded: JSON when it parses as JSON, else the text as a string.
+/// A response with its body decoded by ``ResponseDecoding``: by its content type, or as `parse:` says.
 struct DecodedResponse: Sendable {
     var status: Int
     var headers: HeaderFields
     var body: JSONValue
+    /// How the body was read, for messages; `nil` for a registered parser's value.
+    var reading: BodyReading? = nil
 }

@@ -21,6 +21,7 @@ struct StepRunner: Sendable {
     let nestedReports: NestedStepReports
     let circuitBreakers: CircuitBreakers
     let tracer: RunTracer
+    let decoding: ResponseDecoding
 
     /// Runs `planned` in `scope`, in a `flowrun.step` span.
     /// - Parameters:
@@ -266,9 +267,10 @@ struct StepRunner: Sendable {
                 throw failed.error
             }
             outcome.response = response
-            let (decoded, syntaxError) = read(response)
-            outcome.decoded = decoded
-            try check(decoded, syntaxError: syntaxError, raw: response, of: planned)
+            let read = decoding.decode(response, parsing: planned.step.parse?.value)
+            outcome.decoded = read.response
+            try check(read.response, decodeError: read.error, raw: response, of: planned)
+            let decoded = read.response
             outcome.result = .success(try bind(decoded, of: planned, scope: scope))
         } catch let error as FlowError {
             outcome.result = .failure(error)
@@ -402,36 +404,13 @@ struct StepRunner: Sendable {
         }
     }
 
-    /// The response with its body read as JSON when it parses, else as text; nothing is checked yet.
-    ///
-    /// A failed response is decoded this way too, so `catch` rules can read `$response`.
-    private func read(_ response: StepResponse) -> (DecodedResponse, JSONSyntaxError?) {
-        guard !response.body.isEmpty else {
-            return (DecodedResponse(status: response.status, headers: response.headers, body: .null), nil)
-        }
-        do {
-            let body = try JSONValue(parsing: response.body)
-            return (DecodedResponse(status: response.status, headers: response.headers, body: body), nil)
-        } catch {
-            let text = JSONValue.string(String(decoding: response.body, as: UTF8.self))
-            return (DecodedResponse(status: response.status, headers: response.headers, body: text), error)
-        }
-    }
-
     /// Checks the status against the declared responses, and the body against the declared type.
-    private func check(_ decoded: DecodedResponse, syntaxError: JSONSyntaxError?, raw: StepResponse, of planned: PlannedStep)
+    private func check(_ decoded: DecodedResponse, decodeError: FlowError?, raw: StepResponse, of planned: PlannedStep)
         throws(FlowError)
     {
         let declared = ResponseMatcher.match(decoded.status, in: planned.step.responses)
         let success = declared.map { $0.status.value.isSuccess } ?? (200..<300).contains(decoded.status)
-        if let syntaxError, success {
-            let contentType = decoded.headers["Content-Type"]?.lowercased() ?? ""
-            if declared != nil || contentType.contains("json") {
-                throw FlowError(
-                    .decode, "the response body is not valid JSON: \(syntaxError.message)",
-                    status: decoded.status, excerpt: Self.excerpt(raw.body))
-            }
-        }
+        if let decodeError, success { throw decodeError }
         guard success else {
             var message = "status \(decoded.status)"
             if let declared, case .some(let ref) = declared.schema.ref?.value {
@@ -447,10 +426,20 @@ struct StepRunner: Sendable {
         if let schema = declared?.schema {
             let failures = validator.validate(decoded.body, against: schema)
             if !failures.isEmpty {
+                let problems = failures.map(\.description).joined(separator: "; ")
+                if let reading = decoded.reading, reading.isLikelyMislabelledJSON {
+                    // Not JSON by its content type, where the step declares JSON: a body the step cannot decode.
+                    throw FlowError(
+                        .decode,
+                        "the response (status \(decoded.status)) was read as \(reading.description) and does not "
+                            + "match its declared type: \(problems); if the server sends JSON under another "
+                            + "content type, add 'parse: json' to the step's 'response'",
+                        status: decoded.status, excerpt: Self.excerpt(raw.body))
+                }
+                let reading = decoded.reading.flatMap { $0.format == .json ? nil : "; the body was read as \($0.description)" } ?? ""
                 throw FlowError(
                     .validation,
-                    "the response (status \(decoded.status)) does not match its declared type: "
-                        + failures.map(\.description).joined(separator: "; "),
+                    "the response (status \(decoded.status)) does not match its declared type: " + problems + reading,
                     status: decoded.status, excerpt: Self.excerpt(raw.body))
             }
         }

@@ -16,6 +16,8 @@ public struct Step: Sendable {
     public var request: Request
     /// The declared response types by status, in file order.
     public var responses: [ResponseCase]
+    /// How the response bodies are read (`parse:` under `response:`); by their `Content-Type` when `nil`.
+    public var parse: Located<ResponseParsing>?
     /// The step's outputs, which later steps read as `$steps.<id>.outputs.<name>`.
     public var outputs: [Binding]
     /// Variables the step updates after it succeeds.
@@ -99,6 +101,10 @@ public enum RequestBody: Sendable {
     case json(ValueTemplate, SourceLocation)
     /// Form fields, sent as `application/x-www-form-urlencoded`.
     case form([Binding], SourceLocation)
+    /// Text sent as it is, with its content type (`text/plain; charset=utf-8` unless given).
+    case text(ValueTemplate, contentType: Located<String>?, SourceLocation)
+    /// Fields and files, sent as `multipart/form-data` (RFC 7578).
+    case multipart([MultipartPart], SourceLocation)
 }
 
 /// A status pattern under a step's `response:` and the type its body has.

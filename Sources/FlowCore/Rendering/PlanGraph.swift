@@ -263,7 +263,7 @@ extension PlanGraph {
                     guard let node = compensationNodes[planned.id] else { continue }
                     addEdge(from: stepNodes[planned.id], to: node, .compensation, "compensate")
                     // What the request reads of the compensated step is implied by the `compensate` edge.
-                    for (source, names) in Self.stepOutputReads(in: Self.templates(of: request))
+                    for (source, names) in Self.stepOutputReads(in: request.templates)
                     where source != planned.id {
                         addEdge(from: stepNodes[source], to: node, .data, names.joined(separator: ", "))
                     }
@@ -427,20 +427,7 @@ extension PlanGraph {
         /// Every template of a step that may read another step's outputs or a var, which are
         /// exactly the ones the compiler records dependencies for.
         private static func templates(of step: Step) -> [ValueTemplate] {
-            templates(of: step.request) + step.outputs.map(\.value) + step.set.map(\.value)
-        }
-
-        /// Every template of a request: its path, query, headers and body.
-        private static func templates(of request: Request) -> [ValueTemplate] {
-            var templates = [request.path]
-            templates += request.query.map(\.value)
-            templates += request.headers.map(\.value)
-            switch request.body {
-            case .json(let template, _)?: templates.append(template)
-            case .form(let fields, _)?: templates += fields.map(\.value)
-            case nil: break
-            }
-            return templates
+            step.request.templates + step.outputs.map(\.value) + step.set.map(\.value)
         }
 
         /// The step outputs that templates read, grouped by step in first-mention order.

@@ -1,4 +1,5 @@
 import FlowCore
+import Foundation
 
 /// What matching needs to know about one request, worked out once per dispatch rather than once per stub.
 struct RequestFacts {
@@ -30,16 +31,37 @@ struct RequestFacts {
         body = readBody ? Self.bodyValue(request) : nil
     }
 
+    /// The request body as a stub's `body:` compares with it: read by its `Content-Type` as a workflow reads a
+    /// response (JSON, text as a string, a form as an object of strings, other bytes as
+    /// `{ contentType, length, base64 }`), and a multipart body as an object of its parts by name.
     private static func bodyValue(_ request: StepRequest) -> JSONValue? {
         guard let bytes = request.body, !bytes.isEmpty else { return nil }
-        if request.headers["Content-Type"]?.lowercased().contains("application/x-www-form-urlencoded") == true {
-            var fields: [String: [String]] = [:]
-            for (name, value) in URLEncoding.parseQuery(String(decoding: bytes, as: UTF8.self)) {
-                fields[name, default: []].append(value)
-            }
-            return .object(fields.mapValues { $0.count == 1 ? .string($0[0]) : .array($0.map(JSONValue.string)) })
+        let contentType = request.headers["Content-Type"]
+        if let parts = MultipartFormData.parse(bytes, contentType: contentType) {
+            var object: [String: JSONValue] = [:]
+            for part in parts { object[part.name] = multipartValue(part) }
+            return .object(object)
         }
-        return (try? JSONValue(parsing: bytes)) ?? .string(String(decoding: bytes, as: UTF8.self))
+        return (try? BodyFormat.read(bytes, contentType: contentType)) ?? .string(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// A field's value (its JSON when its `Content-Type` is JSON, else its text), or for a file part
+    /// `{ filename, contentType, length, text }` (`base64` in place of `text` when the content is not UTF-8).
+    private static func multipartValue(_ part: MultipartFormData.Part) -> JSONValue {
+        guard let filename = part.filename else {
+            if BodyFormat(contentType: part.contentType) == .json, let value = try? JSONValue(parsing: part.body) {
+                return value
+            }
+            return .string(String(decoding: part.body, as: UTF8.self))
+        }
+        var file: [String: JSONValue] = ["filename": .string(filename), "length": .int(part.body.count)]
+        if let contentType = part.contentType { file["contentType"] = .string(contentType) }
+        if let text = String(validating: part.body, as: UTF8.self) {
+            file["text"] = .string(text)
+        } else {
+            file["base64"] = .string(Data(part.body).base64EncodedString())
+        }
+        return .object(file)
     }
 }
 

@@ -148,13 +148,19 @@ public struct MockStub: Sendable, Hashable {
         /// A JSON value, sent serialized with sorted keys.
         case json(JSONValue)
         /// Text, sent as its UTF-8 bytes exactly; set `Content-Type` yourself.
+        ///
+        /// A stub file's `text:` and `form:` bodies are text with a `Content-Type` set.
         case text(String)
+        /// Any bytes, sent as they are; set `Content-Type` yourself (a stub file's `base64:` sets
+        /// `application/octet-stream` unless its headers name one).
+        case bytes([UInt8])
 
         /// The bytes sent on the wire.
         public var bytes: [UInt8] {
             switch self {
             case .json(let value): value.serializedBytes()
             case .text(let text): Array(text.utf8)
+            case .bytes(let bytes): bytes
             }
         }
     }

@@ -1,4 +1,5 @@
 import FlowCore
+import Foundation
 
 /// Turns the YAML node tree of a stub file into ``MockStub`` values, collecting every problem it finds.
 ///
@@ -12,7 +13,9 @@ struct MockStubDecoder: DiagnosingDecoder {
     static let topLevelKeys = ["flowrun-mock", "stubs"]
     static let stubKeys = ["name", "match", "respond"]
     static let matchKeys = ["method", "path", "query", "headers", "body"]
-    static let responseKeys = ["status", "headers", "body", "delay"]
+    static let responseKeys = ["status", "headers", "body", "text", "form", "base64", "delay"]
+    /// The keys of a response that give its body; a response has at most one.
+    static let responseBodyKeys = ["body", "text", "form", "base64"]
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 
     /// Decodes the stubs of a file from its root node.
@@ -140,13 +143,7 @@ struct MockStubDecoder: DiagnosingDecoder {
             response.status = status
         }
         if let node = fields["headers"] { response.headers = headers(node) }
-        if let node = fields["body"] {
-            if case .string(let text)? = node.scalar?.value {
-                response.body = .text(text)
-            } else {
-                response.body = .json(json(node))
-            }
-        }
+        responseBody(fields, into: &response)
         if let node = fields["delay"] {
             guard case .string(let text)? = node.scalar?.value else {
                 let found = node.kindDescription
@@ -162,6 +159,54 @@ struct MockStubDecoder: DiagnosingDecoder {
             }
         }
         return response
+    }
+
+    /// Reads the body of a response, `body`, `text`, `form` or `base64`, and the `Content-Type` that the last
+    /// three imply when the response's `headers` set none.
+    private mutating func responseBody(_ fields: MappingReader, into response: inout MockStub.Response) {
+        let present = Self.responseBodyKeys.filter { fields.contains($0) }
+        for extra in present.dropFirst() {
+            report(.invalidValue,
+                   "a response has one body: 'body', 'text', 'form' or 'base64'; found '\(present[0])' and '\(extra)'",
+                   fields.keyNode(extra) ?? fields[extra]!)
+        }
+        guard let kind = present.first, let node = fields[kind] else { return }
+        var impliedType: String?
+        switch kind {
+        case "body":
+            if case .string(let text)? = node.scalar?.value {
+                response.body = .text(text)
+            } else {
+                response.body = .json(json(node))
+            }
+        case "text":
+            guard let text = string(node, "'text'") else { return }
+            response.body = .text(text)
+            impliedType = "text/plain; charset=utf-8"
+        case "form":
+            var pairs: [(String, String)] = []
+            for entry in namedEntries(node, "'form'", diagnostics: &diagnostics) ?? [] {
+                for value in entry.value.sequence ?? [entry.value] {
+                    guard let text = scalarText(value, "form field '\(entry.name.value)'") else { continue }
+                    pairs.append((entry.name.value, text))
+                }
+            }
+            response.body = .text(URLEncoding.formURLEncode(pairs))
+            impliedType = "application/x-www-form-urlencoded"
+        default:
+            guard let text = string(node, "'base64'") else { return }
+            let compact = text.filter { !$0.isWhitespace }
+            guard let data = Data(base64Encoded: compact) else {
+                report(.invalidValue, "'base64' is not base64 (RFC 4648: A-Z, a-z, 0-9, '+', '/' and '=' padding)",
+                       node)
+                return
+            }
+            response.body = .bytes([UInt8](data))
+            impliedType = "application/octet-stream"
+        }
+        if let impliedType, response.headers["Content-Type"] == nil {
+            response.headers.add("Content-Type", impliedType)
+        }
     }
 
     // MARK: Values
