@@ -65,8 +65,8 @@ struct BodyReading: Sendable {
     /// What the server sent: "Content-Type: text/html", or "no Content-Type".
     var received: String
 
-    /// Whether a body that fails its declared type most likely failed because the server labelled JSON as
-    /// something else: it was read as text or bytes because of its `Content-Type`.
+    /// Whether a body whose JSON type is not the declared one may be JSON under the wrong label: it was read
+    /// as text, a form or bytes because of its `Content-Type`.
     var isLikelyMislabelledJSON: Bool { chosenByContentType && format != .json }
 
     /// "text (Content-Type: text/html)", or "text ('parse: text'; Content-Type: application/json)".

@@ -427,8 +427,11 @@ struct StepRunner: Sendable {
             let failures = validator.validate(decoded.body, against: schema)
             if !failures.isEmpty {
                 let problems = failures.map(\.description).joined(separator: "; ")
-                if let reading = decoded.reading, reading.isLikelyMislabelledJSON {
-                    // Not JSON by its content type, where the step declares JSON: a body the step cannot decode.
+                if let reading = decoded.reading, reading.isLikelyMislabelledJSON,
+                    failures.contains(where: { $0.pointer.tokens.isEmpty && $0.rule == "type" })
+                {
+                    // Text or bytes by its content type, where the step declares another JSON type: a body the
+                    // step cannot decode, most likely JSON under the wrong label.
                     throw FlowError(
                         .decode,
                         "the response (status \(decoded.status)) was read as \(reading.description) and does not "

@@ -11,7 +11,8 @@
 /// | ``bytes`` | anything else | `{ contentType, length, base64 }` |
 ///
 /// A body without a `Content-Type` is JSON when it parses as JSON, else text when it is
-/// UTF-8, else bytes; an empty body is `null` whatever the format.
+/// UTF-8, else bytes. An empty body is `null` as JSON or without a `Content-Type`, `""` as
+/// text and `{}` as a form.
 ///
 /// ```swift
 /// let value = try BodyFormat.read([0x68, 0x69], contentType: "text/plain")  // .string("hi")
@@ -50,7 +51,7 @@ public enum BodyFormat: String, Sendable, Hashable, CaseIterable {
     /// - Parameters:
     ///   - bytes: The body.
     ///   - contentType: The body's `Content-Type`, if any.
-    /// - Returns: The value; `null` for an empty body.
+    /// - Returns: The value (for an empty body, see ``read(_:contentType:)-(_,_)``; `null` without a content type).
     /// - Throws: ``BodyFormat/Failure`` when the content type says JSON and the bytes are not JSON.
     public static func read(_ bytes: [UInt8], contentType: String?) throws(Failure) -> JSONValue {
         try readChoosing(bytes, contentType: contentType).value
@@ -73,12 +74,12 @@ public enum BodyFormat: String, Sendable, Hashable, CaseIterable {
     /// - Parameters:
     ///   - bytes: The body.
     ///   - contentType: The body's `Content-Type`: its `charset` decodes text, and bytes report it.
-    /// - Returns: The value; `null` for an empty body.
+    /// - Returns: The value: for an empty body `null` as JSON, `""` as text, `{}` as a form.
     /// - Throws: ``BodyFormat/Failure`` when the format is ``json`` and the bytes are not JSON.
     public func read(_ bytes: [UInt8], contentType: String?) throws(Failure) -> JSONValue {
-        if bytes.isEmpty { return .null }
         switch self {
         case .json:
+            if bytes.isEmpty { return .null }
             do {
                 return try JSONValue(parsing: bytes)
             } catch {

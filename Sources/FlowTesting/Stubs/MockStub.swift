@@ -88,9 +88,12 @@ public struct MockStub: Sendable, Hashable {
         /// Every member listed in an object must be present and match; the
         /// request may have more. Arrays must have the same length and match
         /// element by element. Numbers compare by value, so `1` matches `1.0`.
-        /// A form-encoded body (`application/x-www-form-urlencoded`) is compared
-        /// as an object of strings, and a body that is neither JSON nor a form as
-        /// one string, so `.string("ping")` matches the text body `ping`.
+        /// The request body is read by its `Content-Type` as a workflow reads a
+        /// response (``BodyFormat``): a form as an object of strings, text as one
+        /// string (so `.string("ping")` matches the text body `ping`), other bytes
+        /// as `{ contentType, length, base64 }`, and `multipart/form-data` as an
+        /// object of its parts by name, a file part as
+        /// `{ filename, contentType, length, text }` (`base64` for binary content).
         public var body: JSONValue?
 
         /// Creates conditions; those left out match anything.

@@ -15,7 +15,8 @@ Files are read the way flowrun reads them, not the way a YAML 1.1 loader
 (PyYAML) does: plain scalars resolve by the YAML 1.2 core schema (`no`, `on`,
 `yes` are strings; `1_000` and `2024-01-01` are strings), mapping keys are
 their text (`200:` is the key "200"), `<<` merges mappings, and a duplicate
-key, a second document or an unknown tag is an error. ruamel.yaml supplies the
+key, a second document or an unknown tag is an error (a test file's matcher
+tags, such as `!anystr`, are read as their text). ruamel.yaml supplies the
 parser events; the tree is built here so that no ruamel resolver decides a
 scalar's type.
 """
@@ -44,6 +45,10 @@ except ImportError as error:  # pragma: no cover - depends on the machine
 MAX_NODES = 1_000_000
 
 RELEVANCE = jsonschema.exceptions.relevance
+
+# The local tags the file format accepts, set by main(): a test file's matchers (docs/testing-workflows.md).
+LOCAL_TAGS = frozenset()
+TEST_MATCHER_TAGS = frozenset(("!anystr", "!anynumber", "!anybool", "!present", "!absent", "!re_match", "!same"))
 
 # The schema's pattern for strings that may hold runtime expressions, set by main(): its mismatches are
 # reported in words, not as a regular expression of several hundred characters.
@@ -122,6 +127,8 @@ def scalar(event):
         return plain_scalar(event.value) if event.style is None else event.value
     if tag == "!":
         return event.value
+    if tag in LOCAL_TAGS:
+        return event.value  # A matcher of a test file: the schema sees its argument's text, a string.
     if tag not in (STR, INT, FLOAT, BOOL, NULL):
         raise LoadError(f"unknown tag '{tag}'", event.start_mark)
     matched, value = resolve(event.value, tag)
@@ -312,6 +319,8 @@ def main(argv):
     TEMPLATE_PATTERN = schema.get("$defs", {}).get("template", {}).get("pattern")
     # The format version key ('flowrun', 'flowrun-mock', 'flowrun-test') is the first required key.
     version_key = (schema.get("required") or ["flowrun"])[0]
+    global LOCAL_TAGS
+    LOCAL_TAGS = TEST_MATCHER_TAGS if version_key == "flowrun-test" else frozenset()
     validator = jsonschema.Draft202012Validator(schema, registry=registry)  # No format checker: formats are hints in flowrun.
 
     status = 0
