@@ -270,8 +270,7 @@ struct StepRunner: Sendable {
             let read = decoding.decode(response, parsing: planned.step.parse?.value)
             outcome.decoded = read.response
             try check(read.response, decodeError: read.error, raw: response, of: planned)
-            let decoded = read.response
-            outcome.result = .success(try bind(decoded, of: planned, scope: scope))
+            outcome.result = .success(try bind(read.response, of: planned, scope: scope))
         } catch let error as FlowError {
             outcome.result = .failure(error)
         } catch is CancellationError {
@@ -439,7 +438,9 @@ struct StepRunner: Sendable {
                             + "content type, add 'parse: json' to the step's 'response'",
                         status: decoded.status, excerpt: Self.excerpt(raw.body))
                 }
-                let reading = decoded.reading.flatMap { $0.format == .json ? nil : "; the body was read as \($0.description)" } ?? ""
+                let reading = decoded.reading.flatMap { reading in
+                    reading.format == .json ? nil : "; the body was read as \(reading.description)"
+                } ?? ""
                 throw FlowError(
                     .validation,
                     "the response (status \(decoded.status)) does not match its declared type: " + problems + reading,
