@@ -1,8 +1,10 @@
 /// A compiled workflow: every reference resolved, every binding type-checked, steps in dependency order.
 ///
-/// A `Plan` is what ``WorkflowCompiler`` produces and what the engine runs.
-/// It keeps the ``Workflow`` it was compiled from, so reports can point back
-/// into the file.
+/// A `Plan` is what ``WorkflowCompiler`` produces and what the engine runs. To a
+/// program that embeds flowrun it is opaque: compile it, run it with an ``Engine``,
+/// draw it with ``PlanGraph`` or bound its cost with ``PolicyAnalysis``. Its parts
+/// (the decoded workflow it keeps, so reports can point back into the file, and its
+/// planned steps) are `package`: they are the compiler's and the engine's to change.
 ///
 /// A plan is immutable, and its parts live in one shared object, so copying a
 /// plan — which every run and every step does — costs one reference count, not one per part.
@@ -45,15 +47,15 @@ public struct Plan: Sendable {
     private let storage: Storage
 
     /// The workflow the plan was compiled from.
-    public var workflow: Workflow { storage.workflow }
+    package var workflow: Workflow { storage.workflow }
     /// Every step, regular steps first in a dependency-respecting order, then the on-demand steps.
-    public var steps: [PlannedStep] { storage.steps }
+    package var steps: [PlannedStep] { storage.steps }
     /// The named types, by name, for validating values at run time.
-    public var types: [String: JSONSchema] { storage.types }
+    package var types: [String: JSONSchema] { storage.types }
     /// The warnings the compiler found; a plan exists only when there were no errors.
     public var warnings: [Diagnostic] { storage.warnings }
     /// What undoes each step that declares `compensate:`, by step id: an on-demand step or a planned inline request.
-    public var compensations: [String: PlannedStep] { storage.compensations }
+    package var compensations: [String: PlannedStep] { storage.compensations }
     /// The validator for the plan's types, shared by every run so compiled patterns are cached once.
     var validator: JSONSchemaValidator { storage.validator }
     /// The inputs whose values are secrets (`format: password`).
@@ -76,7 +78,7 @@ public struct Plan: Sendable {
     /// Looked up in an index built with the plan, so the engine can call it for every step it starts.
     /// - Parameter id: A step id.
     /// - Returns: The step, or `nil` when the workflow declares none with that id.
-    public func step(_ id: String) -> PlannedStep? {
+    package func step(_ id: String) -> PlannedStep? {
         storage.stepIndex[id].map { storage.steps[$0] }
     }
 }
@@ -85,7 +87,7 @@ public struct Plan: Sendable {
 ///
 /// Its parts live in one shared, immutable object, so the copies the engine makes of a step as it
 /// runs it cost one reference count each rather than one per part of the step.
-public struct PlannedStep: Sendable {
+package struct PlannedStep: Sendable {
     /// The parts of a planned step, shared by its copies.
     private final class Storage: Sendable {
         let step: Step
@@ -122,9 +124,9 @@ public struct PlannedStep: Sendable {
     }
 
     /// The step as declared.
-    public var step: Step { storage.step }
+    package var step: Step { storage.step }
     /// The ids of the steps whose completion this step waits for.
-    public internal(set) var dependencies: [String] {
+    package internal(set) var dependencies: [String] {
         get { storage.dependencies }
         set {
             storage = Storage(
@@ -133,16 +135,16 @@ public struct PlannedStep: Sendable {
         }
     }
     /// The server the request goes to; `nil` when the path is an absolute URL.
-    public var server: Server? { storage.server }
+    package var server: Server? { storage.server }
     /// The interceptors around the call, in the order they run outbound.
-    public var interceptors: [InterceptorDeclaration] { storage.interceptors }
+    package var interceptors: [InterceptorDeclaration] { storage.interceptors }
     /// The error policy, if any.
-    public var policy: Policy? { storage.policy }
+    package var policy: Policy? { storage.policy }
     /// The name of the dispatcher that performs the request.
-    public var dispatcher: String { storage.dispatcher }
+    package var dispatcher: String { storage.dispatcher }
     /// The statically known type of each output, by output name; absent when unknown.
-    public var outputTypes: [String: JSONSchema] { storage.outputTypes }
+    package var outputTypes: [String: JSONSchema] { storage.outputTypes }
 
     /// The step's id.
-    public var id: String { storage.step.id.value }
+    package var id: String { storage.step.id.value }
 }

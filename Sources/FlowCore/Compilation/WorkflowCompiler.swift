@@ -64,7 +64,7 @@ public struct WorkflowCompiler: Sendable {
     ///   - workflow: The workflow.
     ///   - decodingDiagnostics: What decoding it found, to be reported with the rest.
     /// - Returns: The plan, when there are no errors, and every diagnostic.
-    public func check(_ workflow: Workflow, decodingDiagnostics: [Diagnostic] = []) -> Result {
+    package func check(_ workflow: Workflow, decodingDiagnostics: [Diagnostic] = []) -> Result {
         var session = CompilationSession(workflow: workflow)
         session.diagnostics = decodingDiagnostics
         let plan = session.run()

@@ -12,12 +12,12 @@
 /// let workflow = decoder.decode(root, path: "banking.yaml")
 /// for diagnostic in decoder.diagnostics { print(diagnostic) }
 /// ```
-public struct WorkflowDecoder {
+package struct WorkflowDecoder {
     /// The problems found so far, in the order found.
     public internal(set) var diagnostics: [Diagnostic] = []
 
     /// The format versions this decoder reads.
-    public static let supportedVersions = [1]
+    package static let supportedVersions = [1]
 
     /// The keys a workflow file may have at its top level.
     static let topLevelKeys = [
@@ -27,7 +27,7 @@ public struct WorkflowDecoder {
     ]
 
     /// Creates a decoder.
-    public init() {}
+    package init() {}
 
     /// Decodes a workflow from the root node of its file.
     ///
@@ -35,7 +35,7 @@ public struct WorkflowDecoder {
     ///   - root: The document's root node, as ``YAMLLoader`` returns it.
     ///   - path: The path of the file, for the workflow's ``Workflow/path``.
     /// - Returns: The workflow, with the parts that could not be decoded left out; check ``diagnostics``.
-    public mutating func decode(_ root: YAMLNode, path: String) -> Workflow {
+    package mutating func decode(_ root: YAMLNode, path: String) -> Workflow {
         var workflow = Workflow(path: path)
         if root.scalar?.value == .null {
             report(.typeMismatch, "the workflow file is empty; expected a mapping that starts with 'flowrun: 1'", root)

@@ -27,14 +27,14 @@
 ///
 /// Both parsers make one pass over the UTF-8 bytes, without regular expressions or Foundation,
 /// and only count Unicode scalars where an offset is reported.
-public enum ExpressionParser {
+package enum ExpressionParser {
     /// Parses a string that must be exactly one runtime expression.
     ///
     /// - Parameter text: The expression, such as `$inputs.token` or `$response.body#/data/0`.
     /// - Returns: The parsed expression.
     /// - Throws: ``ExpressionSyntaxError`` with the offset, in Unicode scalars from the start of
     ///   `text`, of the first character that does not fit.
-    public static func parseExpression(_ text: String) throws(ExpressionSyntaxError) -> RuntimeExpression {
+    package static func parseExpression(_ text: String) throws(ExpressionSyntaxError) -> RuntimeExpression {
         try withParser(text) { parser throws(Failure) in
             try parser.expression(from: 0, to: parser.bytes.count, embedded: false)
         }
@@ -52,7 +52,7 @@ public enum ExpressionParser {
     /// - Throws: ``ExpressionSyntaxError`` with the offset, in Unicode scalars from the start of
     ///   `text`, of the offending character: an unclosed `{` or a character inside an embedded
     ///   expression.
-    public static func parseTemplate(_ text: String) throws(ExpressionSyntaxError) -> StringTemplate {
+    package static func parseTemplate(_ text: String) throws(ExpressionSyntaxError) -> StringTemplate {
         // Most strings in a workflow hold no `$`: skip the byte-level pass for them.
         guard text.utf8.contains(UInt8(ascii: "$")) else {
             return StringTemplate(segments: text.isEmpty ? [] : [.literal(text)])

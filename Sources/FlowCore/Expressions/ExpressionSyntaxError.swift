@@ -8,13 +8,13 @@
 /// The offset counts Unicode scalars from the start of the text that was parsed, which is what
 /// ``SourceLocation`` counts columns in, so ``ValueTemplate/compile(_:into:)`` can turn it into
 /// the exact column inside a YAML scalar.
-public struct ExpressionSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct ExpressionSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A human-readable explanation of what is wrong and, where possible, how to fix it.
-    public var message: String
+    package var message: String
     /// The offset, in Unicode scalars from the start of the parsed text, of the offending character.
     ///
     /// When the text ends too early, the offset is the length of the text.
-    public var offset: Int
+    package var offset: Int
 
     /// Creates a syntax error.
     ///
@@ -22,11 +22,11 @@ public struct ExpressionSyntaxError: Error, Hashable, Sendable, CustomStringConv
     ///   - message: A human-readable explanation of what is wrong.
     ///   - offset: The offset, in Unicode scalars from the start of the parsed text, of the
     ///     offending character.
-    public init(message: String, offset: Int) {
+    package init(message: String, offset: Int) {
         self.message = message
         self.offset = offset
     }
 
     /// The message followed by the offset, for logs and test failures.
-    public var description: String { "\(message) (at offset \(offset))" }
+    package var description: String { "\(message) (at offset \(offset))" }
 }

@@ -37,7 +37,7 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``ExpressionSyntaxError`` whose offset, in Unicode scalars from the start of
     ///   `text`, points at the first `/` that is missing or at the `~` that is not followed by
     ///   `0` or `1`.
-    public init(parsing text: String) throws(ExpressionSyntaxError) {
+    package init(parsing text: String) throws(ExpressionSyntaxError) {
         var text = text
         let result: Result<[String], ExpressionSyntaxError> = text.withUTF8 { Self.parse($0) }
         self.tokens = try result.get()
@@ -48,7 +48,7 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
     /// - Parameter text: The pointer in its JSON string representation, without a leading `#`.
     /// - Throws: ``ExpressionSyntaxError`` whose offset, in Unicode scalars from the start of
     ///   `text`, points at the offending character.
-    public init(parsing text: Substring) throws(ExpressionSyntaxError) {
+    package init(parsing text: Substring) throws(ExpressionSyntaxError) {
         var text = text
         let result: Result<[String], ExpressionSyntaxError> = text.withUTF8 { Self.parse($0) }
         self.tokens = try result.get()

@@ -21,9 +21,9 @@
 /// Parse text with ``init(parsing:)`` or ``ExpressionParser/parseExpression(_:)``; embed
 /// expressions in strings with ``StringTemplate``. ``description`` is the canonical text, and
 /// parsing always gives back exactly the text that was parsed.
-public struct RuntimeExpression: Hashable, Sendable, CustomStringConvertible {
+package struct RuntimeExpression: Hashable, Sendable, CustomStringConvertible {
     /// Where the value of a ``RuntimeExpression`` comes from.
-    public enum Source: Hashable, Sendable {
+    package enum Source: Hashable, Sendable {
         /// A run input, `$inputs.<name>`.
         case input(String)
         /// A run-scoped variable, `$vars.<name>`.
@@ -46,13 +46,13 @@ public struct RuntimeExpression: Hashable, Sendable, CustomStringConvertible {
     /// Offsets, in Unicode scalars from the `$`, of the parts a diagnostic may point at.
     ///
     /// For `$steps.user.outputs.id#/a` the step is at 7, the name at 20 and the pointer at 22.
-    public struct Spans: Hashable, Sendable {
+    package struct Spans: Hashable, Sendable {
         /// The input, variable, environment or header name, or the output name of a step output.
-        public var name: Int?
+        package var name: Int?
         /// The step id of a step output.
-        public var step: Int?
+        package var step: Int?
         /// The `#` that starts the pointer.
-        public var pointer: Int?
+        package var pointer: Int?
 
         /// Creates spans.
         ///
@@ -60,7 +60,7 @@ public struct RuntimeExpression: Hashable, Sendable, CustomStringConvertible {
         ///   - name: The offset of the name.
         ///   - step: The offset of the step id.
         ///   - pointer: The offset of the `#`.
-        public init(name: Int? = nil, step: Int? = nil, pointer: Int? = nil) {
+        package init(name: Int? = nil, step: Int? = nil, pointer: Int? = nil) {
             self.name = name
             self.step = step
             self.pointer = pointer
@@ -68,11 +68,11 @@ public struct RuntimeExpression: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Where the value comes from.
-    public var source: Source
+    package var source: Source
     /// The part of the source's value to read, or `nil` for the whole value.
-    public var pointer: JSONPointer?
+    package var pointer: JSONPointer?
     /// Offsets, in Unicode scalars from the `$`, of the parts a diagnostic may point at.
-    public var spans: Spans
+    package var spans: Spans
 
     /// Creates an expression, computing its spans from its canonical text.
     ///
@@ -83,7 +83,7 @@ public struct RuntimeExpression: Hashable, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - source: Where the value comes from.
     ///   - pointer: The part of the value to read, or `nil` for the whole value.
-    public init(_ source: Source, pointer: JSONPointer? = nil) {
+    package init(_ source: Source, pointer: JSONPointer? = nil) {
         self.source = source
         self.pointer = pointer
         let prefixLength: Int
@@ -118,12 +118,12 @@ public struct RuntimeExpression: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Parameter text: The expression, starting with `$` and containing nothing else.
     /// - Throws: ``ExpressionSyntaxError`` when `text` is not exactly one valid expression.
-    public init(parsing text: String) throws(ExpressionSyntaxError) {
+    package init(parsing text: String) throws(ExpressionSyntaxError) {
         self = try ExpressionParser.parseExpression(text)
     }
 
     /// The canonical text of the expression, such as `$steps.user.outputs.userId#/a`.
-    public var description: String {
+    package var description: String {
         var text: String
         switch source {
         case .input(let name): text = "$inputs." + name

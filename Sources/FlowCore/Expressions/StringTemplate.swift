@@ -12,9 +12,9 @@
 /// let template = try ExpressionParser.parseTemplate("Bearer {$vars.token}")
 /// template.segments   // [.literal("Bearer "), .expression($vars.token, offset: 8)]
 /// ```
-public struct StringTemplate: Hashable, Sendable, CustomStringConvertible {
+package struct StringTemplate: Hashable, Sendable, CustomStringConvertible {
     /// One piece of a ``StringTemplate``.
-    public enum Segment: Hashable, Sendable {
+    package enum Segment: Hashable, Sendable {
         /// Literal text, already unescaped.
         case literal(String)
         /// An embedded expression, with the offset of its `$`, in Unicode scalars from the start
@@ -23,30 +23,30 @@ public struct StringTemplate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The pieces of the template, in order.
-    public var segments: [Segment]
+    package var segments: [Segment]
 
     /// Where each embedded expression is written, in order, when the template was compiled from a scalar
     /// whose offsets do not map to columns (escapes, folding, a block scalar); empty otherwise. Not part of
     /// the template's value: two templates with the same segments are equal wherever they are written.
-    public var expressionLocations: [SourceLocation] = []
+    package var expressionLocations: [SourceLocation] = []
 
     /// Creates a template from its pieces.
     ///
     /// - Parameter segments: The pieces, in order.
-    public init(segments: [Segment]) {
+    package init(segments: [Segment]) {
         self.segments = segments
     }
 
-    public static func == (lhs: StringTemplate, rhs: StringTemplate) -> Bool { lhs.segments == rhs.segments }
+    package static func == (lhs: StringTemplate, rhs: StringTemplate) -> Bool { lhs.segments == rhs.segments }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(segments) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(segments) }
 
     /// Where the `index`-th embedded expression is written: its recorded location, or `origin` advanced by
     /// the expression's offset in the text.
     /// - Parameters:
     ///   - index: The position of the segment in ``segments``.
     ///   - origin: Where offset 0 of the text is written.
-    public func location(ofSegment index: Int, origin: SourceLocation) -> SourceLocation {
+    package func location(ofSegment index: Int, origin: SourceLocation) -> SourceLocation {
         guard case .expression(_, let offset) = segments[index] else { return origin }
         if !expressionLocations.isEmpty {
             let ordinal = segments[..<index].count { if case .expression = $0 { true } else { false } }
@@ -56,7 +56,7 @@ public struct StringTemplate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The embedded expressions, in order.
-    public var expressions: [RuntimeExpression] {
+    package var expressions: [RuntimeExpression] {
         segments.compactMap { segment in
             if case .expression(let expression, _) = segment { return expression }
             return nil
@@ -64,7 +64,7 @@ public struct StringTemplate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the template embeds no expression, so its value is fixed text.
-    public var isLiteral: Bool {
+    package var isLiteral: Bool {
         segments.allSatisfy { segment in
             if case .literal = segment { return true }
             return false
@@ -72,7 +72,7 @@ public struct StringTemplate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The template's text, when it embeds no expression.
-    public var literalText: String? {
+    package var literalText: String? {
         var text = ""
         for segment in segments {
             guard case .literal(let literal) = segment else { return nil }
@@ -87,7 +87,7 @@ public struct StringTemplate: Hashable, Sendable, CustomStringConvertible {
     /// Every expression is written in braces, so parsing the description gives a template with
     /// the same text and expressions (the offsets may differ when the original was a whole-value
     /// expression without braces).
-    public var description: String {
+    package var description: String {
         var text = ""
         var pendingLiteral = ""
         func flushLiteral() {

@@ -8,7 +8,7 @@ extension ValueTemplate {
     /// - Parameter lookup: Returns the value of one expression, including its pointer.
     /// - Returns: The filled-in JSON value.
     /// - Throws: Whatever `lookup` throws, such as an error for a value that does not exist.
-    public func evaluate(_ lookup: (RuntimeExpression) throws -> JSONValue) rethrows -> JSONValue {
+    package func evaluate(_ lookup: (RuntimeExpression) throws -> JSONValue) rethrows -> JSONValue {
         switch self {
         case .literal(let value):
             return value
@@ -36,7 +36,7 @@ extension StringTemplate {
     /// - Parameter lookup: Returns the value of one expression, including its pointer.
     /// - Returns: The resulting text.
     /// - Throws: Whatever `lookup` throws.
-    public func evaluate(_ lookup: (RuntimeExpression) throws -> JSONValue) rethrows -> String {
+    package func evaluate(_ lookup: (RuntimeExpression) throws -> JSONValue) rethrows -> String {
         var text = ""
         for segment in segments {
             switch segment {

@@ -17,7 +17,7 @@
 /// a string that contains `{$` is an interpolated ``string(_:_:)``; anything else, including
 /// `$$`-escaped text, is a ``literal(_:)``. A subtree that contains no expression compiles to a
 /// single ``literal(_:)``, so evaluating it costs nothing.
-public indirect enum ValueTemplate: Hashable, Sendable {
+package indirect enum ValueTemplate: Hashable, Sendable {
     /// A fixed value.
     case literal(JSONValue)
     /// A whole-value expression, with the location of its `$`; the value keeps its JSON type.
@@ -54,7 +54,7 @@ public indirect enum ValueTemplate: Hashable, Sendable {
     ///   - node: The YAML value to compile.
     ///   - diagnostics: The list that errors are appended to.
     /// - Returns: The template.
-    public static func compile(_ node: YAMLNode, into diagnostics: inout [Diagnostic]) -> ValueTemplate {
+    package static func compile(_ node: YAMLNode, into diagnostics: inout [Diagnostic]) -> ValueTemplate {
         switch node.content {
         case .scalar(let scalar):
             switch scalar.value {
@@ -133,7 +133,7 @@ public indirect enum ValueTemplate: Hashable, Sendable {
     ///   - diagnostics: The list that an error is appended to.
     /// - Returns: The template, or `nil` when the node is not a scalar whose value is a string
     ///   (the caller reports the type mismatch).
-    public static func compileString(_ node: YAMLNode, into diagnostics: inout [Diagnostic]) -> ValueTemplate? {
+    package static func compileString(_ node: YAMLNode, into diagnostics: inout [Diagnostic]) -> ValueTemplate? {
         guard let scalar = node.scalar, case .string(let text) = scalar.value else { return nil }
         return compileString(text, style: scalar.style, at: node.location, source: scalar.source, into: &diagnostics)
     }
@@ -206,7 +206,7 @@ public indirect enum ValueTemplate: Hashable, Sendable {
     /// whose text has no line break (a one-line `|-`, or a `>-` folded into one line) reports
     /// columns counted from its block indicator, which are approximate; its compile errors
     /// still point at the scalar.
-    public var expressions: [(RuntimeExpression, SourceLocation)] {
+    package var expressions: [(RuntimeExpression, SourceLocation)] {
         var found: [(RuntimeExpression, SourceLocation)] = []
         collectExpressions(into: &found)
         // Objects are unordered dictionaries; sorting restores document order.

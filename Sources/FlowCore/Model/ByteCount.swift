@@ -6,12 +6,12 @@
 /// ByteCount(parsing: "50MiB")?.bytes     // 52428800
 /// ByteCount(parsing: "2 MB")?.bytes      // 2000000
 /// ```
-public struct ByteCount: Sendable, Hashable, CustomStringConvertible {
+package struct ByteCount: Sendable, Hashable, CustomStringConvertible {
     /// The number of bytes.
-    public var bytes: Int
+    package var bytes: Int
 
     /// Creates a count of `bytes`.
-    public init(_ bytes: Int) {
+    package init(_ bytes: Int) {
         self.bytes = bytes
     }
 
@@ -27,7 +27,7 @@ public struct ByteCount: Sendable, Hashable, CustomStringConvertible {
     /// Reads a size such as `50MiB`, `512 KiB`, `2MB` or `1048576` (bytes).
     /// - Parameter text: The size.
     /// - Returns: `nil` when `text` is not a whole, positive number of a known unit, or overflows.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let trimmed = text.filter { $0 != " " }.lowercased()
         let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
         let suffix = String(trimmed.dropFirst(digits.count))
@@ -40,7 +40,7 @@ public struct ByteCount: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The size in the largest binary unit that divides it (`8 MiB`, `1536 KiB`), else in bytes.
-    public var description: String {
+    package var description: String {
         for (suffix, factor) in [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]
         where bytes >= factor && bytes % factor == 0 {
             return "\(bytes / factor) \(suffix)"

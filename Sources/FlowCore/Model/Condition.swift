@@ -3,9 +3,9 @@
 /// This is the "simple" condition syntax of Arazzo's criteria. A catch rule's
 /// `when: { if: … }` uses it to match failures by what the failed response
 /// says, not only by its status.
-public struct Condition: Sendable {
+package struct Condition: Sendable {
     /// A comparison operator.
-    public enum Operator: String, Sendable, CaseIterable {
+    package enum Operator: String, Sendable, CaseIterable {
         /// Equal (numbers compare by value, so `1 == 1.0`).
         case equal = "=="
         /// Not equal.
@@ -21,13 +21,13 @@ public struct Condition: Sendable {
     }
 
     /// The value compared.
-    public var expression: RuntimeExpression
+    package var expression: RuntimeExpression
     /// The comparison.
-    public var comparison: Operator
+    package var comparison: Operator
     /// The literal compared with.
-    public var literal: JSONValue
+    package var literal: JSONValue
     /// Where the expression's `$` is.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// Creates a condition.
     /// - Parameters:
@@ -35,7 +35,7 @@ public struct Condition: Sendable {
     ///   - comparison: The operator.
     ///   - literal: The literal compared with.
     ///   - location: Where the expression is written.
-    public init(expression: RuntimeExpression, comparison: Operator, literal: JSONValue, location: SourceLocation) {
+    package init(expression: RuntimeExpression, comparison: Operator, literal: JSONValue, location: SourceLocation) {
         self.expression = expression
         self.comparison = comparison
         self.literal = literal
@@ -43,7 +43,7 @@ public struct Condition: Sendable {
     }
 
     /// Whether the condition holds for `value`; a missing value (`nil`) never satisfies it.
-    public func holds(for value: JSONValue?) -> Bool {
+    package func holds(for value: JSONValue?) -> Bool {
         guard let value else { return false }
         switch comparison {
         case .equal: return Self.equal(value, literal)

@@ -9,15 +9,15 @@
 ///
 /// A workflow sees nothing else of the environment, so it cannot read (and send) a variable such as
 /// `AWS_SECRET_ACCESS_KEY` that nobody declared.
-public struct EnvironmentVariable: Sendable {
+package struct EnvironmentVariable: Sendable {
     /// The variable's name, where it is declared.
-    public var name: Located<String>
+    package var name: Located<String>
     /// Whether its value is a secret, redacted everywhere like a `format: password` input.
-    public var secret: Bool
+    package var secret: Bool
     /// The value a run uses when the variable is unset; `nil` makes the variable required.
-    public var defaultValue: String?
+    package var defaultValue: String?
     /// What the variable is for.
-    public var description: String?
+    package var description: String?
 
     /// Creates a declaration.
     /// - Parameters:
@@ -25,7 +25,7 @@ public struct EnvironmentVariable: Sendable {
     ///   - secret: Whether its value is a secret.
     ///   - defaultValue: The value used when it is unset; `nil` makes it required.
     ///   - description: What the variable is for.
-    public init(name: Located<String>, secret: Bool = false, defaultValue: String? = nil, description: String? = nil) {
+    package init(name: Located<String>, secret: Bool = false, defaultValue: String? = nil, description: String? = nil) {
         self.name = name
         self.secret = secret
         self.defaultValue = defaultValue

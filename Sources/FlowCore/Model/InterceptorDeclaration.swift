@@ -3,14 +3,14 @@
 /// Each declaration has exactly one kind, chosen by the key it uses
 /// (`headers`, `bearer`, `basic`, `apiKey`, `query`, `run` (refresh), `sign`,
 /// `unwrap`, `wrap`, `encrypt`, `decrypt`, `use`).
-public struct InterceptorDeclaration: Sendable {
+package struct InterceptorDeclaration: Sendable {
     /// The interceptor's name.
-    public var name: Located<String>
+    package var name: Located<String>
     /// What the interceptor does.
-    public var kind: Kind
+    package var kind: Kind
 
     /// What a declared interceptor does.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// Sets header fields and removes others.
         case headers(set: [Binding], remove: [Located<String>])
         /// Sets `Authorization: Bearer <token>`.
@@ -41,14 +41,14 @@ public struct InterceptorDeclaration: Sendable {
     /// - Parameters:
     ///   - name: The interceptor's name.
     ///   - kind: What it does.
-    public init(name: Located<String>, kind: Kind) {
+    package init(name: Located<String>, kind: Kind) {
         self.name = name
         self.kind = kind
     }
 }
 
 /// Where an API-key interceptor puts the key.
-public enum APIKeyPlacement: Sendable, Hashable {
+package enum APIKeyPlacement: Sendable, Hashable {
     /// In the named header field.
     case header(String)
     /// In the named query parameter.
@@ -56,20 +56,20 @@ public enum APIKeyPlacement: Sendable, Hashable {
 }
 
 /// How a `sign:` interceptor signs requests.
-public struct HMACSigning: Sendable {
+package struct HMACSigning: Sendable {
     /// The secret key.
-    public var key: ValueTemplate
+    package var key: ValueTemplate
     /// The header field that receives the hex signature; `X-Signature` by default.
-    public var header: String
+    package var header: String
     /// The header field that receives the Unix timestamp; `X-Timestamp` by default.
-    public var timestampHeader: String
+    package var timestampHeader: String
 
     /// Creates a signing configuration.
     /// - Parameters:
     ///   - key: The secret key.
     ///   - header: The signature header field.
     ///   - timestampHeader: The timestamp header field.
-    public init(key: ValueTemplate, header: String = "X-Signature", timestampHeader: String = "X-Timestamp") {
+    package init(key: ValueTemplate, header: String = "X-Signature", timestampHeader: String = "X-Timestamp") {
         self.key = key
         self.header = header
         self.timestampHeader = timestampHeader

@@ -11,9 +11,9 @@
 /// `items: { $ref: Transaction }`.
 ///
 /// A schema is immutable and shared, hence a final class.
-public final class JSONSchema: Sendable {
+package final class JSONSchema: Sendable {
     /// The JSON Schema type names.
-    public enum TypeName: String, Sendable, CaseIterable, Hashable {
+    package enum TypeName: String, Sendable, CaseIterable, Hashable {
         /// `null`.
         case null
         /// `true` or `false`.
@@ -31,7 +31,7 @@ public final class JSONSchema: Sendable {
     }
 
     /// What an object may hold beyond its declared properties.
-    public enum AdditionalProperties: Sendable {
+    package enum AdditionalProperties: Sendable {
         /// Not stated: validation allows other members, but bindings may only read declared ones.
         case unspecified
         /// `true` or `false`.
@@ -41,59 +41,59 @@ public final class JSONSchema: Sendable {
     }
 
     /// Where the schema is written.
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// The allowed types; `nil` allows any.
-    public let types: Set<TypeName>?
+    package let types: Set<TypeName>?
     /// Declared properties, in file order.
-    public let properties: [(name: String, schema: JSONSchema)]
+    package let properties: [(name: String, schema: JSONSchema)]
     /// Names of required properties.
-    public let required: [Located<String>]
+    package let required: [Located<String>]
     /// What other members may hold.
-    public let additionalProperties: AdditionalProperties
+    package let additionalProperties: AdditionalProperties
     /// The schema of array elements.
-    public let items: JSONSchema?
+    package let items: JSONSchema?
     /// The allowed values.
-    public let enumValues: [JSONValue]?
+    package let enumValues: [JSONValue]?
     /// The one allowed value.
-    public let constValue: JSONValue?
+    package let constValue: JSONValue?
     /// Schemas of which exactly one must match.
-    public let oneOf: [JSONSchema]
+    package let oneOf: [JSONSchema]
     /// Schemas of which at least one must match.
-    public let anyOf: [JSONSchema]
+    package let anyOf: [JSONSchema]
     /// Schemas that must all match.
-    public let allOf: [JSONSchema]
+    package let allOf: [JSONSchema]
     /// A reference to a named type under `types:`.
-    public let ref: Located<String>?
+    package let ref: Located<String>?
     /// A format hint such as `password`, `date-time`, `email` or `uuid`.
-    public let format: String?
+    package let format: String?
     /// The inclusive lower bound of a number.
-    public let minimum: Double?
+    package let minimum: Double?
     /// The inclusive upper bound of a number.
-    public let maximum: Double?
+    package let maximum: Double?
     /// The exclusive lower bound of a number.
-    public let exclusiveMinimum: Double?
+    package let exclusiveMinimum: Double?
     /// The exclusive upper bound of a number.
-    public let exclusiveMaximum: Double?
+    package let exclusiveMaximum: Double?
     /// The minimum length of a string, in Unicode scalars.
-    public let minLength: Int?
+    package let minLength: Int?
     /// The maximum length of a string, in Unicode scalars.
-    public let maxLength: Int?
+    package let maxLength: Int?
     /// A regular expression a string must match.
-    public let pattern: String?
+    package let pattern: String?
     /// The minimum number of array elements.
-    public let minItems: Int?
+    package let minItems: Int?
     /// The maximum number of array elements.
-    public let maxItems: Int?
+    package let maxItems: Int?
     /// The default value, used for absent inputs.
-    public let defaultValue: JSONValue?
+    package let defaultValue: JSONValue?
     /// A description for readers.
-    public let description: String?
+    package let description: String?
     /// ``types`` as a bit set (bit `n` for the `n`th ``TypeName`` case), so validation tests a type
     /// without hashing; 0 when `types` is `nil`.
     let typeMask: UInt8
 
     /// Creates a schema; every constraint is optional.
-    public init(
+    package init(
         location: SourceLocation,
         types: Set<TypeName>? = nil,
         properties: [(name: String, schema: JSONSchema)] = [],
@@ -149,19 +149,19 @@ public final class JSONSchema: Sendable {
     /// A schema that allows any value, located at `location`.
     /// - Parameter location: Where the value it types was written.
     /// - Returns: The permissive schema.
-    public static func any(at location: SourceLocation) -> JSONSchema {
+    package static func any(at location: SourceLocation) -> JSONSchema {
         JSONSchema(location: location)
     }
 
     /// The declared property named `name`, if any.
     /// - Parameter name: The property name.
     /// - Returns: Its schema.
-    public func property(_ name: String) -> JSONSchema? {
+    package func property(_ name: String) -> JSONSchema? {
         properties.first { $0.name == name }?.schema
     }
 
     /// Whether the value is a secret to redact: `format: password`.
-    public var isSecret: Bool { format == "password" }
+    package var isSecret: Bool { format == "password" }
 }
 
 extension JSONSchema.TypeName {

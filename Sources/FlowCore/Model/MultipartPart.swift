@@ -7,9 +7,9 @@
 ///   meta: { value: { year: 2026 } }              # an object or array is sent as JSON
 ///   note: { value: $inputs.note, filename: note.txt, contentType: text/plain }
 /// ```
-public struct MultipartPart: Sendable {
+package struct MultipartPart: Sendable {
     /// Where a part's content comes from.
-    public enum Content: Sendable {
+    package enum Content: Sendable {
         /// A value: a string is sent as its text, a number or boolean as its JSON text, an object or array as JSON.
         case value(ValueTemplate)
         /// A file, by a path relative to the workflow file's folder, which it may not leave.
@@ -17,14 +17,14 @@ public struct MultipartPart: Sendable {
     }
 
     /// The part's name (its `Content-Disposition` `name`).
-    public var name: Located<String>
+    package var name: Located<String>
     /// The content.
-    public var content: Content
+    package var content: Content
     /// The file name sent; for a file, its last path component when `nil`.
-    public var filename: ValueTemplate?
+    package var filename: ValueTemplate?
     /// The part's `Content-Type`; when `nil`, none for text, `application/json` for an object or array,
     /// and `application/octet-stream` for a file.
-    public var contentType: Located<String>?
+    package var contentType: Located<String>?
 
     /// Creates a part.
     /// - Parameters:
@@ -32,7 +32,7 @@ public struct MultipartPart: Sendable {
     ///   - content: Where its content comes from.
     ///   - filename: The file name sent.
     ///   - contentType: The part's content type.
-    public init(
+    package init(
         name: Located<String>, content: Content, filename: ValueTemplate? = nil, contentType: Located<String>? = nil
     ) {
         self.name = name

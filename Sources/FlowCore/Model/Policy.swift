@@ -1,55 +1,55 @@
 /// A named error policy: timeouts, ordered retry rules and a circuit breaker.
-public struct Policy: Sendable {
+package struct Policy: Sendable {
     /// The policy's name.
-    public var name: Located<String>
+    package var name: Located<String>
     /// The per-attempt and total time limits.
-    public var timeout: Timeout?
+    package var timeout: Timeout?
     /// Retry rules; the first whose `when` matches a failure decides, each with its own attempt counter.
-    public var retry: [RetryRule]
+    package var retry: [RetryRule]
     /// The circuit breaker, if any.
-    public var circuitBreaker: CircuitBreaker?
+    package var circuitBreaker: CircuitBreaker?
 
     /// Creates a policy without timeouts, retries or breaker.
     /// - Parameter name: The policy's name.
-    public init(name: Located<String>) {
+    package init(name: Located<String>) {
         self.name = name
         self.retry = []
     }
 
     /// The per-attempt and total time limits of a step.
-    public struct Timeout: Sendable {
+    package struct Timeout: Sendable {
         /// The limit for one attempt.
-        public var attempt: Located<Duration>?
+        package var attempt: Located<Duration>?
         /// The limit for all attempts of the step together, delays included.
-        public var total: Located<Duration>?
+        package var total: Located<Duration>?
 
         /// Creates time limits.
         /// - Parameters:
         ///   - attempt: The limit for one attempt.
         ///   - total: The limit for all attempts.
-        public init(attempt: Located<Duration>? = nil, total: Located<Duration>? = nil) {
+        package init(attempt: Located<Duration>? = nil, total: Located<Duration>? = nil) {
             self.attempt = attempt
             self.total = total
         }
     }
 
     /// A circuit breaker: opens when too many calls fail, then lets a single probe through.
-    public struct CircuitBreaker: Sendable {
+    package struct CircuitBreaker: Sendable {
         /// The failure ratio (0 < r ≤ 1) over the window at which the breaker opens.
-        public var failureRatio: Double
+        package var failureRatio: Double
         /// The number of calls the window must hold before the ratio counts.
-        public var minimumThroughput: Int
+        package var minimumThroughput: Int
         /// The sliding window the ratio is computed over.
-        public var window: Duration
+        package var window: Duration
         /// How long the breaker stays open before it lets a probe through.
-        public var breakDuration: Duration
+        package var breakDuration: Duration
         /// Where the breaker is declared.
-        public var location: SourceLocation
+        package var location: SourceLocation
         /// What one breaker guards: all steps sending to one server, or one step.
-        public var scope: Scope
+        package var scope: Scope
 
         /// What a circuit breaker guards.
-        public enum Scope: String, Sendable, CaseIterable {
+        package enum Scope: String, Sendable, CaseIterable {
             /// One breaker per server: every step that sends to it shares its state.
             case server
             /// One breaker per step.
@@ -63,7 +63,7 @@ public struct Policy: Sendable {
         ///   - window: The sampling window.
         ///   - breakDuration: How long it stays open.
         ///   - location: Where it is declared.
-        public init(
+        package init(
             failureRatio: Double,
             minimumThroughput: Int,
             window: Duration,
@@ -81,35 +81,35 @@ public struct Policy: Sendable {
 }
 
 /// Which failures a retry or catch rule applies to.
-public struct ErrorMatcher: Sendable {
+package struct ErrorMatcher: Sendable {
     /// Status patterns of HTTP failures; empty means any.
-    public var statuses: [Located<ResponseCase.Status>]
+    package var statuses: [Located<ResponseCase.Status>]
     /// Error kinds (`transport`, `timeout`, `http`, ...); empty means any.
-    public var kinds: [Located<String>]
+    package var kinds: [Located<String>]
     /// For catch rules: a condition on the failed response that must also hold, such as
     /// `$response.body#/code == 'card_declined'`.
-    public var condition: Condition?
+    package var condition: Condition?
 
     /// Creates a matcher.
     /// - Parameters:
     ///   - statuses: Status patterns.
     ///   - kinds: Error kinds.
-    public init(statuses: [Located<ResponseCase.Status>] = [], kinds: [Located<String>] = []) {
+    package init(statuses: [Located<ResponseCase.Status>] = [], kinds: [Located<String>] = []) {
         self.statuses = statuses
         self.kinds = kinds
     }
 
     /// The error kinds flowrun raises itself; a custom kind raised from Swift starts with `x-`.
-    public static let knownKinds: [String] = [
+    package static let knownKinds: [String] = [
         "transport", "timeout", "timeout.attempt", "timeout.total", "http", "decode", "validation",
         "binding", "circuit-open", "cancelled", "interceptor",
     ]
 }
 
 /// One retry rule of a policy.
-public struct RetryRule: Sendable {
+package struct RetryRule: Sendable {
     /// How the delay grows from one attempt to the next.
-    public enum Backoff: String, Sendable, CaseIterable {
+    package enum Backoff: String, Sendable, CaseIterable {
         /// The same delay each time.
         case constant
         /// `delay × n` before the n-th retry.
@@ -119,7 +119,7 @@ public struct RetryRule: Sendable {
     }
 
     /// How the delay is randomised.
-    public enum Jitter: String, Sendable, CaseIterable {
+    package enum Jitter: String, Sendable, CaseIterable {
         /// No randomisation.
         case none
         /// A uniform random delay between zero and the computed delay.
@@ -129,27 +129,27 @@ public struct RetryRule: Sendable {
     }
 
     /// Which failures the rule retries.
-    public var when: ErrorMatcher
+    package var when: ErrorMatcher
     /// Total tries, the first included.
-    public var attempts: Int
+    package var attempts: Int
     /// The base delay.
-    public var delay: Duration
+    package var delay: Duration
     /// How the delay grows.
-    public var backoff: Backoff
+    package var backoff: Backoff
     /// The growth factor of exponential backoff.
-    public var multiplier: Double
+    package var multiplier: Double
     /// The cap on any single delay.
-    public var maxDelay: Duration?
+    package var maxDelay: Duration?
     /// The randomisation.
-    public var jitter: Jitter
+    package var jitter: Jitter
     /// Whether to wait as long as the server's `Retry-After` asks, and the cap on that wait.
-    public var retryAfter: (honor: Bool, max: Duration?)
+    package var retryAfter: (honor: Bool, max: Duration?)
     /// Where the rule is declared.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// Creates a rule with the defaults: 3 attempts, 200 ms constant delay, no jitter.
     /// - Parameter location: Where the rule is declared.
-    public init(location: SourceLocation) {
+    package init(location: SourceLocation) {
         self.when = ErrorMatcher()
         self.attempts = 3
         self.delay = .milliseconds(200)
@@ -162,9 +162,9 @@ public struct RetryRule: Sendable {
 }
 
 /// A central failure-handling rule under `catch:`.
-public struct CatchRule: Sendable {
+package struct CatchRule: Sendable {
     /// What a ``CatchRule`` does with a failure it matches.
-    public enum Action: Sendable {
+    package enum Action: Sendable {
         /// Use these values as the failed step's outputs and continue.
         case fallback([Binding])
         /// Continue at this step.
@@ -176,7 +176,7 @@ public struct CatchRule: Sendable {
     }
 
     /// What happens after a `run` action.
-    public enum Continuation: String, Sendable {
+    package enum Continuation: String, Sendable {
         /// The run fails with the original error.
         case fail
         /// The run continues as if the step had produced no outputs.
@@ -184,18 +184,18 @@ public struct CatchRule: Sendable {
     }
 
     /// The step whose failures the rule handles; any step when `nil`.
-    public var step: Located<String>?
+    package var step: Located<String>?
     /// Which failures the rule handles.
-    public var when: ErrorMatcher
+    package var when: ErrorMatcher
     /// What it does.
-    public var action: Action
+    package var action: Action
     /// Where the rule is declared.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// For `goto`: how many times the target may run in one run, first run included.
-    public var maxVisits: Int
+    package var maxVisits: Int
 
     /// The default of ``maxVisits``.
-    public static let defaultMaxVisits = 3
+    package static let defaultMaxVisits = 3
 
     /// Creates a rule.
     /// - Parameters:
@@ -203,7 +203,7 @@ public struct CatchRule: Sendable {
     ///   - when: Which failures it handles.
     ///   - action: What it does.
     ///   - location: Where it is declared.
-    public init(step: Located<String>?, when: ErrorMatcher, action: Action, location: SourceLocation) {
+    package init(step: Located<String>?, when: ErrorMatcher, action: Action, location: SourceLocation) {
         self.step = step
         self.when = when
         self.action = action

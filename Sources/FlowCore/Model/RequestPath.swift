@@ -7,9 +7,9 @@
 /// - `"{$inputs.base}/users"` is ``Origin/boundBase``: the leading expression's value is inserted as
 ///   written (not encoded as a segment) and decides at run time: an absolute `http(s)` URL, or a path that
 ///   starts with `/` and goes after the server URL. See ``RequestPath/checkBase(_:)``.
-public enum RequestPath {
+package enum RequestPath {
     /// Where a path's URL starts.
-    public enum Origin: Sendable, Equatable {
+    package enum Origin: Sendable, Equatable {
         /// The path is an absolute `http://` or `https://` URL.
         case absolute
         /// The path starts with `/` and is appended to the server URL.
@@ -22,7 +22,7 @@ public enum RequestPath {
     /// - Parameter path: The request's `path`.
     /// - Returns: `.boundBase` when the template starts with an embedded expression, `.absolute` when its
     ///   literal start is an `http(s)` URL, `.relative` otherwise.
-    public static func origin(of path: ValueTemplate) -> Origin {
+    package static func origin(of path: ValueTemplate) -> Origin {
         switch path {
         case .string(let template, _):
             switch template.segments.first {
@@ -42,7 +42,7 @@ public enum RequestPath {
     /// Whether `text` starts with `http://` or `https://` (the scheme in any case, as RFC 3986 allows).
     /// - Parameter text: A URL or path.
     /// - Returns: Whether it is an absolute HTTP URL.
-    public static func isAbsoluteURL(_ text: some StringProtocol) -> Bool {
+    package static func isAbsoluteURL(_ text: some StringProtocol) -> Bool {
         let utf8 = Array(text.utf8.prefix(8))
         func hasScheme(_ scheme: String) -> Bool {
             let expected = Array(scheme.utf8)
@@ -57,7 +57,7 @@ public enum RequestPath {
     /// without a query, a fragment, white space, control characters or dot-segments.
     /// - Parameter base: The expression's value.
     /// - Returns: A sentence saying what is wrong with it, or `nil` when it can start a URL.
-    public static func checkBase(_ base: String) -> String? {
+    package static func checkBase(_ base: String) -> String? {
         if isAbsoluteURL(base) {
             let afterScheme = base[base.index(after: base.firstIndex(of: ":")!)...].dropFirst(2)
             if afterScheme.prefix(while: { $0 != "/" }).isEmpty { return "it has no host" }
@@ -79,7 +79,7 @@ public enum RequestPath {
     /// The first `.` or `..` segment of the path of `url` (an absolute URL or a path), before any query.
     /// - Parameter url: The text to search.
     /// - Returns: The dot-segment, or `nil` when the path has none.
-    public static func firstDotSegment(in url: some StringProtocol) -> Substring? {
+    package static func firstDotSegment(in url: some StringProtocol) -> Substring? {
         var path = Substring(url).prefix { $0 != "?" && $0 != "#" }
         if isAbsoluteURL(path) {
             let afterScheme = path[path.index(after: path.firstIndex(of: ":")!)...].dropFirst(2)
@@ -91,7 +91,7 @@ public enum RequestPath {
     /// Whether a path segment is `.` or `..`, which servers and proxies resolve away (RFC 3986, 5.2.4).
     /// - Parameter segment: One segment of a path, as sent.
     /// - Returns: Whether it is a dot-segment.
-    public static func isDotSegment(_ segment: some StringProtocol) -> Bool {
+    package static func isDotSegment(_ segment: some StringProtocol) -> Bool {
         segment == "." || segment == ".."
     }
 }

@@ -1,48 +1,48 @@
 /// One API call of a workflow: its request, the types of its responses, and what it binds.
-public struct Step: Sendable {
+package struct Step: Sendable {
     /// The step's id, unique in the workflow.
-    public var id: Located<String>
+    package var id: Located<String>
     /// A description for readers.
-    public var description: String?
+    package var description: String?
     /// Where the step is declared (its `- id:` entry).
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// The server to send the request to; ``Defaults/server`` when `nil`.
-    public var server: Located<String>?
+    package var server: Located<String>?
     /// The dispatcher that performs the request; ``Defaults/dispatcher`` when `nil`.
-    public var dispatcher: Located<String>?
+    package var dispatcher: Located<String>?
     /// When `true`, the step runs only when an interceptor or a `catch` rule runs it.
-    public var onDemand: Bool
+    package var onDemand: Bool
     /// The request to send.
-    public var request: Request
+    package var request: Request
     /// The declared response types by status, in file order.
-    public var responses: [ResponseCase]
+    package var responses: [ResponseCase]
     /// How the response bodies are read (`parse:` under `response:`); by their `Content-Type` when `nil`.
-    public var parse: Located<ResponseParsing>?
+    package var parse: Located<ResponseParsing>?
     /// The step's outputs, which later steps read as `$steps.<id>.outputs.<name>`.
-    public var outputs: [Binding]
+    package var outputs: [Binding]
     /// Variables the step updates after it succeeds.
-    public var set: [Binding]
+    package var set: [Binding]
     /// The interceptors around the call; ``Defaults/interceptors`` when `nil`.
-    public var interceptors: [Located<String>]?
+    package var interceptors: [Located<String>]?
     /// The error policy; ``Defaults/policy`` when `nil`.
-    public var policy: Located<String>?
+    package var policy: Located<String>?
     /// Whether the request may be retried even though its method is not idempotent.
-    public var idempotent: Bool?
+    package var idempotent: Bool?
     /// Steps this one runs after even though it reads none of their outputs.
-    public var after: [Located<String>]
+    package var after: [Located<String>]
     /// Whether to send an `Idempotency-Key` header, generated once per step and the same on every attempt.
-    public var idempotencyKey: Bool
+    package var idempotencyKey: Bool
     /// Failure rules for this step, tried before the workflow's `catch` rules.
-    public var onError: [CatchRule]
+    package var onError: [CatchRule]
     /// What undoes this step when the run fails after it succeeded.
-    public var compensation: Compensation?
+    package var compensation: Compensation?
 
     /// Creates a step.
     /// - Parameters:
     ///   - id: The step's id.
     ///   - location: Where the step is declared.
     ///   - request: The request to send.
-    public init(id: Located<String>, location: SourceLocation, request: Request) {
+    package init(id: Located<String>, location: SourceLocation, request: Request) {
         self.id = id
         self.location = location
         self.onDemand = false
@@ -57,7 +57,7 @@ public struct Step: Sendable {
 }
 
 /// How a step is undone when the run fails after the step succeeded.
-public enum Compensation: Sendable {
+package enum Compensation: Sendable {
     /// Run this on-demand step.
     case step(Located<String>)
     /// Send this request, with the step's server, interceptors and policy.
@@ -65,28 +65,28 @@ public enum Compensation: Sendable {
 }
 
 /// The request a step sends.
-public struct Request: Sendable {
+package struct Request: Sendable {
     /// The HTTP method, upper-case.
-    public var method: Located<String>
+    package var method: Located<String>
     /// The path, relative to the server URL, which may embed `{$...}` expressions.
-    public var path: ValueTemplate
+    package var path: ValueTemplate
     /// Where the path was written.
-    public var pathLocation: SourceLocation
+    package var pathLocation: SourceLocation
     /// Query parameters, in file order.
-    public var query: [Binding]
+    package var query: [Binding]
     /// Header fields, in file order.
-    public var headers: [Binding]
+    package var headers: [Binding]
     /// The body, if any.
-    public var body: RequestBody?
+    package var body: RequestBody?
     /// The declared type of the body, checked before the request is sent.
-    public var bodyType: JSONSchema?
+    package var bodyType: JSONSchema?
 
     /// Creates a request without query, headers or body.
     /// - Parameters:
     ///   - method: The HTTP method.
     ///   - path: The path template.
     ///   - pathLocation: Where the path was written.
-    public init(method: Located<String>, path: ValueTemplate, pathLocation: SourceLocation) {
+    package init(method: Located<String>, path: ValueTemplate, pathLocation: SourceLocation) {
         self.method = method
         self.path = path
         self.pathLocation = pathLocation
@@ -96,7 +96,7 @@ public struct Request: Sendable {
 }
 
 /// The body of a request.
-public enum RequestBody: Sendable {
+package enum RequestBody: Sendable {
     /// A JSON document, sent as `application/json`.
     case json(ValueTemplate, SourceLocation)
     /// Form fields, sent as `application/x-www-form-urlencoded`.
@@ -108,9 +108,9 @@ public enum RequestBody: Sendable {
 }
 
 /// A status pattern under a step's `response:` and the type its body has.
-public struct ResponseCase: Sendable {
+package struct ResponseCase: Sendable {
     /// Which statuses a ``ResponseCase`` covers.
-    public enum Status: Hashable, Sendable, CustomStringConvertible {
+    package enum Status: Hashable, Sendable, CustomStringConvertible {
         /// Exactly this status code.
         case code(Int)
         /// A whole class: `2XX` is `.range(2)`.
@@ -121,7 +121,7 @@ public struct ResponseCase: Sendable {
         /// Whether the pattern covers `status`.
         /// - Parameter status: An HTTP status code.
         /// - Returns: `true` when the pattern covers it.
-        public func matches(_ status: Int) -> Bool {
+        package func matches(_ status: Int) -> Bool {
             switch self {
             case .code(let code): code == status
             case .range(let hundreds): status / 100 == hundreds
@@ -130,7 +130,7 @@ public struct ResponseCase: Sendable {
         }
 
         /// Whether every status the pattern covers is a success (2xx).
-        public var isSuccess: Bool {
+        package var isSuccess: Bool {
             switch self {
             case .code(let code): (200..<300).contains(code)
             case .range(let hundreds): hundreds == 2
@@ -139,7 +139,7 @@ public struct ResponseCase: Sendable {
         }
 
         /// The pattern as written: `200`, `2XX` or `default`.
-        public var description: String {
+        package var description: String {
             switch self {
             case .code(let code): String(code)
             case .range(let hundreds): "\(hundreds)XX"
@@ -149,15 +149,15 @@ public struct ResponseCase: Sendable {
     }
 
     /// The statuses covered.
-    public var status: Located<Status>
+    package var status: Located<Status>
     /// The type of the body for those statuses.
-    public var schema: JSONSchema
+    package var schema: JSONSchema
 
     /// Creates a response case.
     /// - Parameters:
     ///   - status: The statuses covered.
     ///   - schema: The body's type.
-    public init(status: Located<Status>, schema: JSONSchema) {
+    package init(status: Located<Status>, schema: JSONSchema) {
         self.status = status
         self.schema = schema
     }

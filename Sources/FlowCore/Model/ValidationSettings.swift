@@ -3,12 +3,12 @@
 /// ```yaml
 /// validation: { formats: enforce }
 /// ```
-public struct ValidationSettings: Sendable, Hashable {
+package struct ValidationSettings: Sendable, Hashable {
     /// What `format` does to a string.
     ///
     /// JSON Schema 2020-12 makes `format` an annotation unless a validator is told to assert it; flowrun
     /// follows that, so an API with loose dates does not fail a production run by default.
-    public enum FormatMode: String, Sendable, Hashable, CaseIterable {
+    package enum FormatMode: String, Sendable, Hashable, CaseIterable {
         /// `format` is a hint and never fails a value (the default).
         case hint
         /// The formats flowrun knows (`date-time`, `date`, `email`, `uuid`, `uri`, `ipv4`) fail a string that
@@ -19,11 +19,11 @@ public struct ValidationSettings: Sendable, Hashable {
     /// What `format` does; ``FormatMode/hint`` unless the workflow says `formats: enforce`.
     ///
     /// `format: password` marks a secret in either mode.
-    public var formats: FormatMode
+    package var formats: FormatMode
 
     /// Creates settings.
     /// - Parameter formats: What `format` does.
-    public init(formats: FormatMode = .hint) {
+    package init(formats: FormatMode = .hint) {
         self.formats = formats
     }
 }

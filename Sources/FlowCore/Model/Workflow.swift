@@ -4,47 +4,47 @@
 /// behaviour; ``WorkflowCompiler`` resolves its references, type-checks its
 /// bindings and turns it into a ``Plan``. Declarations are kept as arrays in
 /// file order so diagnostics and reports follow the order the author wrote.
-public struct Workflow: Sendable {
+package struct Workflow: Sendable {
     /// The path of the file the workflow was read from.
-    public var path: String
+    package var path: String
     /// The format version from the `flowrun:` key; only `1` exists.
-    public var version: Int
+    package var version: Int
     /// The workflow's name, used in reports.
-    public var name: String?
+    package var name: String?
     /// A one-line summary.
-    public var summary: String?
+    package var summary: String?
     /// A longer description.
-    public var description: String?
+    package var description: String?
     /// The JSON Schema of the run's inputs; `nil` when the workflow takes none.
-    public var inputs: JSONSchema?
+    package var inputs: JSONSchema?
     /// The environment variables `$env.NAME` may read: the `env:` section, in file order.
-    public var environment: [EnvironmentVariable] = []
+    package var environment: [EnvironmentVariable] = []
     /// The servers that steps send requests to, by name.
-    public var servers: [Server]
+    package var servers: [Server]
     /// The named types that responses, bodies and inputs refer to.
-    public var types: [NamedType]
+    package var types: [NamedType]
     /// The run-scoped variables and their initial values.
-    public var vars: [Binding]
+    package var vars: [Binding]
     /// The named interceptors that steps list.
-    public var interceptors: [InterceptorDeclaration]
+    package var interceptors: [InterceptorDeclaration]
     /// The named error policies that steps refer to.
-    public var policies: [Policy]
+    package var policies: [Policy]
     /// What a step uses when it doesn't say.
-    public var defaults: Defaults
+    package var defaults: Defaults
     /// The steps, in file order.
-    public var steps: [Step]
+    package var steps: [Step]
     /// The central failure-handling rules, first match wins.
-    public var catchRules: [CatchRule]
+    package var catchRules: [CatchRule]
     /// The run's outputs.
-    public var outputs: [Binding]
+    package var outputs: [Binding]
     /// The longest a whole run may take; when it passes, running steps are cancelled and the run fails.
-    public var deadline: Located<Duration>?
+    package var deadline: Located<Duration>?
     /// How values are checked against their types: the `validation:` section.
-    public var validation = ValidationSettings()
+    package var validation = ValidationSettings()
 
     /// Creates an empty workflow for the file at `path`.
     /// - Parameter path: The path of the file.
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
         self.version = 1
         self.servers = []
@@ -60,37 +60,37 @@ public struct Workflow: Sendable {
 }
 
 /// A name bound to a value template: an output, a variable, a `set` entry or a fallback value.
-public struct Binding: Sendable {
+package struct Binding: Sendable {
     /// The bound name.
-    public var name: Located<String>
+    package var name: Located<String>
     /// The value, a literal or one or more runtime expressions.
-    public var value: ValueTemplate
+    package var value: ValueTemplate
 
     /// Creates a binding.
     /// - Parameters:
     ///   - name: The bound name.
     ///   - value: The value template.
-    public init(name: Located<String>, value: ValueTemplate) {
+    package init(name: Located<String>, value: ValueTemplate) {
         self.name = name
         self.value = value
     }
 }
 
 /// A server that steps send requests to.
-public struct Server: Sendable {
+package struct Server: Sendable {
     /// The server's name.
-    public var name: Located<String>
+    package var name: Located<String>
     /// The base URL, which may embed `{$env.NAME}` or `{$inputs.x}`.
-    public var url: ValueTemplate
+    package var url: ValueTemplate
     /// A description for readers.
-    public var description: String?
+    package var description: String?
 
     /// Creates a server.
     /// - Parameters:
     ///   - name: The server's name.
     ///   - url: The base URL template.
     ///   - description: A description for readers.
-    public init(name: Located<String>, url: ValueTemplate, description: String? = nil) {
+    package init(name: Located<String>, url: ValueTemplate, description: String? = nil) {
         self.name = name
         self.url = url
         self.description = description
@@ -98,33 +98,33 @@ public struct Server: Sendable {
 }
 
 /// A named type declared under `types:`.
-public struct NamedType: Sendable {
+package struct NamedType: Sendable {
     /// The type's name.
-    public var name: Located<String>
+    package var name: Located<String>
     /// The type's schema.
-    public var schema: JSONSchema
+    package var schema: JSONSchema
 
     /// Creates a named type.
     /// - Parameters:
     ///   - name: The type's name.
     ///   - schema: The type's schema.
-    public init(name: Located<String>, schema: JSONSchema) {
+    package init(name: Located<String>, schema: JSONSchema) {
         self.name = name
         self.schema = schema
     }
 }
 
 /// What a step uses when it does not say otherwise.
-public struct Defaults: Sendable {
+package struct Defaults: Sendable {
     /// The server of steps that name none.
-    public var server: Located<String>?
+    package var server: Located<String>?
     /// The interceptors of steps that list none.
-    public var interceptors: [Located<String>]?
+    package var interceptors: [Located<String>]?
     /// The policy of steps that name none.
-    public var policy: Located<String>?
+    package var policy: Located<String>?
     /// The dispatcher of steps that name none; `http` when unset.
-    public var dispatcher: Located<String>?
+    package var dispatcher: Located<String>?
 
     /// Creates empty defaults.
-    public init() {}
+    package init() {}
 }

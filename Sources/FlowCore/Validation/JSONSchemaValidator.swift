@@ -48,7 +48,7 @@ public struct JSONSchemaValidator: Sendable {
     ///   - types: The workflow's named types by name, which `$ref`s and bare type names resolve to.
     ///   - formats: Whether `format` is a hint (the default) or enforced, as the workflow's
     ///     `validation: { formats: }` says.
-    public init(types: [String: JSONSchema], formats: ValidationSettings.FormatMode = .hint) {
+    package init(types: [String: JSONSchema], formats: ValidationSettings.FormatMode = .hint) {
         self.types = types
         self.formats = formats
     }
@@ -65,7 +65,7 @@ public struct JSONSchemaValidator: Sendable {
     ///   - maxFailures: How many failures to report at most; the validator stops once it has found them.
     ///     Values below 1 are treated as 1.
     /// - Returns: The failures, empty when the value matches.
-    public func validate(_ value: JSONValue, against schema: JSONSchema, maxFailures: Int = 20) -> [ValidationFailure] {
+    package func validate(_ value: JSONValue, against schema: JSONSchema, maxFailures: Int = 20) -> [ValidationFailure] {
         var walk = ValidationWalk(
             types: types, patterns: patterns, root: schema, limit: max(1, maxFailures),
             enforcesFormats: formats == .enforce)
