@@ -121,163 +121,94 @@ struct RunExecution: Sendable {
         return outcome
     }
 
-    /// The outputs of the steps that completed (or were given fallback outputs).
+    /// The outputs of the steps that completed (or were given fallback outputs), once the steps have run.
     private var completedOutputs: [String: [String: JSONValue]] = [:]
-    /// The steps with a compensation that succeeded, in the order they finished, each with the outputs known
-    /// when it did: what compensation undoes, in reverse. A step that `goto` ran again appears once per run.
-    /// (Only those: keeping a snapshot for every step would copy the outputs at each one.)
+    /// The steps with a compensation that succeeded, with the outputs known when each did, once the steps have
+    /// run (see ``RunStateMachine/succeeded``).
     private var succeeded: [(id: String, outputs: [String: [String: JSONValue]])] = []
 
-    /// Records that step `id` succeeded, for compensation if it declares one.
-    private mutating func recordSuccess(of id: String) {
-        if plan.compensations[id] != nil { succeeded.append((id, completedOutputs)) }
-    }
-
-    /// Runs the regular steps as their dependencies complete, at most `maxConcurrentSteps` at a time.
+    /// Runs the regular steps as their dependencies complete, at most `maxConcurrentSteps` at a time: the driver
+    /// of a ``RunStateMachine``, which decides; this only runs steps and handlers, awaits them and the deadline,
+    /// and records reports.
     private mutating func schedule(runner: StepRunner, scope: RunScope) async -> Outcome {
-        var steps = StepSchedule(
-            plan.steps.filter { !$0.step.onDemand }.map { ($0.id, $0.dependencies) }, seed: engine.readyOrderSeed)
-        var visits: [String: Int] = [:]
-        var runningCount = 0
-        let limit = engine.maxConcurrentSteps
-
+        var machine = RunStateMachine(
+            plan: plan, scope: scope, limit: engine.maxConcurrentSteps, seed: engine.readyOrderSeed)
+        let deadline = plan.workflow.deadline?.value
         return await withTaskGroup(of: GroupEvent.self) { group in
-            if let deadline = plan.workflow.deadline?.value {
+            if let deadline {
                 let timers = engine.clock.timers
                 group.addTask {
                     await TimerWait.wait(for: deadline, on: timers) ? .deadlinePassed(deadline) : .deadlineCancelled
                 }
             }
+            var actions = machine.start()
+            var running = 0
+            var draining = false
             while true {
-                let event: GroupEvent
-                // The one step that can start, when none is running and exactly one is ready. Without a deadline
-                // to race, it runs in this task: nothing could run beside it (only its completion can make another
-                // step ready), and a child task would cost a task and two thread hand-offs per step.
-                if plan.workflow.deadline == nil, runningCount == 0, steps.readyCount == 1, let id = steps.startNext() {
-                    visits[id, default: 0] += 1
-                    var stepScope = scope
-                    stepScope.stepOutputs = completedOutputs
-                    observer?.stepStarted(id)
-                    event = .finished(await runner.run(plan.step(id)!, scope: stepScope))
-                } else {
-                    while runningCount < limit, let id = steps.startNext() {
-                        runningCount += 1
-                        visits[id, default: 0] += 1
-                        var stepScope = scope
-                        stepScope.stepOutputs = completedOutputs
-                        let planned = plan.step(id)!
-                        observer?.stepStarted(id)
-                        group.addTask { .finished(await runner.run(planned, scope: stepScope)) }
-                    }
-                    if runningCount == 0 { break }  // Nothing left but the deadline timer.
-                    guard let next = await group.next() else { break }
-                    event = next
-                    if case .finished = next { runningCount -= 1 }
-                }
-                let result: StepResult
-                switch event {
-                case .finished(let finished):
-                    result = finished
-                case .deadlinePassed(let deadline):
-                    return await finish(
-                        group: &group, runner: runner, waiting: steps.waitingIDs,
-                        error: FlowError(
-                            .totalTimeout, "the run did not finish within its deadline of \(deadline.workflowText)"),
-                        cancelsRunningSteps: true)
-                case .deadlineCancelled:
-                    continue
-                }
-                record(contentsOf: runner.nestedReports.drain())
-                var report = result.report
-                guard let error = result.error else {
-                    completedOutputs[report.id] = result.outputs
-                    steps.finish(report.id)
-                    recordSuccess(of: report.id)
-                    record(report)
-                    continue
-                }
-                if Task.isCancelled {
-                    record(report)
-                    return await finish(
-                        group: &group, runner: runner, waiting: steps.waitingIDs,
-                        error: FlowError(.cancelled, "the run was cancelled"))
-                }
-                var failureScope = scope
-                failureScope.stepOutputs = completedOutputs
-                failureScope.response = result.failedResponse
-                guard let rule = catchRule(for: report.id, error: error, in: failureScope) else {
-                    record(report)
-                    return await finish(group: &group, runner: runner, waiting: steps.waitingIDs, error: error)
-                }
-                report.status = .recovered
-                runSpan?.addEvent(SpanEvent(
-                    name: "flowrun.catch",
-                    attributes: [
-                        "flowrun.step.id": .string(report.id), "flowrun.catch.action": .string(rule.action.name),
-                        "error.type": .string(error.code.name),
-                    ]))
-                switch rule.action {
-                case .fallback(let bindings):
-                    do throws(FlowError) {
-                        completedOutputs[report.id] = try evaluate(bindings, in: failureScope)
-                        steps.finish(report.id)
-                        report.outputs = completedOutputs[report.id]!
+                var starts: [(id: String, outputs: [String: [String: JSONValue]])] = []
+                var index = 0
+                while index < actions.count {
+                    switch actions[index] {
+                    case .startStep(let id, let outputs):
+                        starts.append((id, outputs))
+                    case .record(let report):
                         record(report)
-                    } catch {
-                        record(report)
-                        return await finish(group: &group, runner: runner, waiting: steps.waitingIDs, error: error)
-                    }
-                case .end(let bindings):
-                    record(report)
-                    do throws(FlowError) {
-                        let outputs = try evaluate(bindings, in: failureScope)
-                        var outcome = await finish(group: &group, runner: runner, waiting: steps.waitingIDs, error: nil)
-                        outcome.outputs = outputs
-                        outcome.endedEarly = true
+                    case .caught(let stepID, let action, let code):
+                        runSpan?.addEvent(SpanEvent(
+                            name: "flowrun.catch",
+                            attributes: [
+                                "flowrun.step.id": .string(stepID), "flowrun.catch.action": .string(action),
+                                "error.type": .string(code.name),
+                            ]))
+                    case .runHandler(let id, let handlerScope):
+                        actions += machine.handlerFinished(await runner.run(plan.step(id)!, scope: handlerScope))
+                    case .cancelRunningSteps:
+                        group.cancelAll()
+                        draining = true
+                    case .finish(let outcome):
+                        group.cancelAll()  // Stops the deadline timer.
+                        completedOutputs = machine.completedOutputs
+                        succeeded = machine.succeeded
                         return outcome
-                    } catch {
-                        return await finish(group: &group, runner: runner, waiting: steps.waitingIDs, error: error)
                     }
-                case .run(let target, let then):
-                    if then == .fail { report.status = .failed }
-                    record(report)
-                    if let handler = plan.step(target.value) {
-                        let handled = await runner.run(handler, scope: failureScope)
-                        record(handled.report)
-                        if let handlerError = handled.error {
-                            return await finish(
-                                group: &group, runner: runner, waiting: steps.waitingIDs, error: handlerError)
-                        }
-                    }
-                    if then == .fail {
-                        return await finish(group: &group, runner: runner, waiting: steps.waitingIDs, error: error)
-                    }
-                    completedOutputs[report.id] = [:]
-                    steps.finish(report.id)
-                case .goto(let target):
-                    let maxVisits = rule.maxVisits
-                    if visits[target.value, default: 0] >= maxVisits {
-                        report.status = .failed
-                        record(report)
-                        var limitError = error
-                        limitError.message += " ('goto: \(target.value)' already ran it \(maxVisits) times)"
-                        return await finish(group: &group, runner: runner, waiting: steps.waitingIDs, error: limitError)
-                    }
-                    record(report)
-                    // Continue at the target: it and everything downstream of it run again.
-                    completedOutputs[report.id] = [:]
-                    steps.finish(report.id)
-                    let reopened = steps.downstream(of: target.value).filter { !steps.isRunning($0) }
-                    for id in reopened { completedOutputs[id] = nil }
-                    steps.reopen(reopened)
+                    index += 1
+                }
+                // The one step that can start, when none is running: without a deadline to race, it runs in this
+                // task. Nothing could run beside it (only its completion can make another step ready), and a
+                // child task would cost a task and two thread hand-offs per step.
+                if deadline == nil, running == 0, starts.count == 1 {
+                    var stepScope = scope
+                    stepScope.stepOutputs = starts[0].outputs
+                    observer?.stepStarted(starts[0].id)
+                    let result = await runner.run(plan.step(starts[0].id)!, scope: stepScope)
+                    record(contentsOf: runner.nestedReports.drain())
+                    actions = machine.stepFinished(result, runCancelled: Task.isCancelled)
+                    continue
+                }
+                for start in starts {
+                    running += 1
+                    var stepScope = scope
+                    stepScope.stepOutputs = start.outputs
+                    let planned = plan.step(start.id)!
+                    observer?.stepStarted(start.id)
+                    group.addTask { .finished(await runner.run(planned, scope: stepScope)) }
+                }
+                guard let event = await group.next() else {
+                    precondition(draining, "the run waits for nothing")
+                    actions = machine.drained()
+                    continue
+                }
+                switch event {
+                case .finished(let result):
+                    running -= 1
+                    record(contentsOf: runner.nestedReports.drain())
+                    actions = machine.stepFinished(result, runCancelled: Task.isCancelled)
+                case .deadlinePassed(let deadline):
+                    actions = machine.deadlinePassed(deadline)
+                case .deadlineCancelled:
+                    actions = []
                 }
             }
-            for id in steps.waitingIDs {
-                record(StepReport(
-                    id: id, status: .skipped, attempts: [], startedAfter: .zero, duration: .zero, outputs: [:]))
-            }
-            group.cancelAll()  // Stops the deadline timer.
-            return Outcome()
         }
     }
 
@@ -306,74 +237,5 @@ struct RunExecution: Sendable {
         case finished(StepResult)
         case deadlinePassed(Duration)
         case deadlineCancelled
-    }
-
-    /// Ends the run: cancels running steps, waits for them, and reports the waiting ones as skipped.
-    ///
-    /// A running step may finish before its cancellation takes effect, or have finished with its result not yet
-    /// read: its report joins the run's and, when it succeeded, compensation undoes it like any other step.
-    ///
-    /// With `cancelsRunningSteps` (the run's deadline passed), a step it cancels reports `error` as its
-    /// failure instead of a bare cancellation, so the report says what stopped it.
-    private mutating func finish(
-        group: inout TaskGroup<GroupEvent>, runner: StepRunner, waiting: [String], error: FlowError?,
-        cancelsRunningSteps: Bool = false
-    ) async -> Outcome {
-        group.cancelAll()
-        while let event = await group.next() {
-            guard case .finished(let result) = event else { continue }
-            record(contentsOf: runner.nestedReports.drain())
-            var report = result.report
-            if cancelsRunningSteps, let error, report.error?.code == .cancelled {
-                report.error?.code = error.code
-                report.error?.message = error.message
-                if let last = report.attempts.indices.last, report.attempts[last].error?.code == .cancelled {
-                    report.attempts[last].error = report.error
-                }
-            }
-            record(report)
-            if result.error == nil {
-                completedOutputs[result.report.id] = result.outputs
-                recordSuccess(of: result.report.id)
-            }
-        }
-        for id in waiting {
-            record(StepReport(
-                id: id, status: .skipped, attempts: [], startedAfter: .zero, duration: .zero, outputs: [:]))
-        }
-        return Outcome(error: error)
-    }
-
-    /// The first rule that handles `error` of step `id`: the step's `on-error` rules, then the workflow's `catch`.
-    ///
-    /// A rule matches when its statuses or kinds match (or it lists none) and its `if` condition, if any,
-    /// holds for the failed response in `scope`.
-    private func catchRule(for id: String, error: FlowError, in scope: RunScope) -> CatchRule? {
-        let own = plan.step(id)?.step.onError ?? []
-        return (own + plan.workflow.catchRules).first { rule in
-            if let step = rule.step, step.value != id { return false }
-            let when = rule.when
-            if !(when.statuses.isEmpty && when.kinds.isEmpty) && !RetryTracker.matches(when, error) { return false }
-            guard let condition = when.condition else { return true }
-            return condition.holds(for: try? scope.value(of: condition.expression))
-        }
-    }
-
-    private func evaluate(_ bindings: [Binding], in scope: RunScope) throws(FlowError) -> [String: JSONValue] {
-        var values: [String: JSONValue] = [:]
-        for binding in bindings { values[binding.name.value] = try scope.evaluate(binding.value) }
-        return values
-    }
-}
-
-extension CatchRule.Action {
-    /// The action's keyword in the workflow file, for span events.
-    fileprivate var name: String {
-        switch self {
-        case .fallback: "fallback"
-        case .goto: "goto"
-        case .run: "run"
-        case .end: "end"
-        }
     }
 }

@@ -1,0 +1,327 @@
+/// The decisions of one run, as a value: which steps start, what a failed step's `on-error` and `catch` rules
+/// lead to, and when and how the run ends.
+///
+/// Events go in (a step or a handler finished, the deadline passed, the running steps were drained) and
+/// actions come out (start a step, record a report, run a handler, cancel the running steps, finish). It
+/// performs no I/O and reads no clock: ``RunExecution`` is the driver that runs the steps, awaits their
+/// results and feeds them back, and everything it observes (a finished step's result, whether the run's task
+/// was cancelled) arrives in an event. AsyncHTTPClient's `HTTPRequestStateMachine` is the model.
+///
+/// ```text
+///            start / stepFinished / handlerFinished
+///   ┌──────────────┐  run: rule   ┌──────────────────┐
+///   │  scheduling  │─────────────▶│ awaitingHandler  │
+///   └──────────────┘◀─────────────└──────────────────┘
+///      │ failure, end, deadline,     │ handler failed, then: fail
+///      ▼ goto over its limit         ▼
+///   ┌──────────────┐  drained   ┌──────────┐
+///   │    ending    │───────────▶│ finished │◀── nothing left to start (no ending needed)
+///   └──────────────┘            └──────────┘
+/// ```
+///
+/// Catch-rule conditions and `fallback`/`end` values are evaluated here, against the run's inputs, vars and the
+/// outputs recorded so far: evaluation is computation, not I/O.
+struct RunStateMachine {
+    /// What the driver does next.
+    enum Action {
+        /// Start step `id`; its scope's step outputs are `outputs`. The driver reports its result with
+        /// ``stepFinished(_:runCancelled:)``.
+        case startStep(id: String, outputs: [String: [String: JSONValue]])
+        /// Add `report` to the run's reports, in this order.
+        case record(StepReport)
+        /// A `catch` or `on-error` rule handled step `stepID`'s failure of kind `error` with `action`.
+        case caught(stepID: String, action: String, error: FlowError.Code)
+        /// Run the on-demand step `id` in `scope` now, before any other event, and report its result with
+        /// ``handlerFinished(_:)``.
+        case runHandler(id: String, scope: RunScope)
+        /// Cancel the running steps and deliver each one's result with ``stepFinished(_:runCancelled:)``, then
+        /// call ``drained()``.
+        case cancelRunningSteps
+        /// The run is over, with this outcome.
+        case finish(RunExecution.Outcome)
+    }
+
+    private enum State {
+        case scheduling
+        /// A `run:` rule's handler is running for `stepID`.
+        case awaitingHandler(stepID: String, then: CatchRule.Continuation, error: FlowError)
+        case ending(Ending)
+        case finished
+    }
+
+    /// How an ending run ends, once its running steps are drained.
+    private struct Ending {
+        var outcome: RunExecution.Outcome
+        /// The steps that had not started when the run began to end: reported as skipped.
+        var waiting: [String]
+        /// Whether the deadline ended the run: a step it cancelled reports the deadline as its failure.
+        var deadlineError: FlowError?
+    }
+
+    private let plan: Plan
+    /// The run's inputs, environment and vars, for catch-rule conditions and `fallback`/`end` values.
+    private let scope: RunScope
+    private let limit: Int
+    private var state = State.scheduling
+    private var schedule: StepSchedule
+    private var running = 0
+    /// How many times each step has started, for `goto`'s `maxVisits`.
+    private var visits: [String: Int] = [:]
+
+    /// The outputs of the steps that completed (or were given fallback outputs).
+    private(set) var completedOutputs: [String: [String: JSONValue]] = [:]
+    /// The steps with a compensation that succeeded, in the order they finished, each with the outputs known
+    /// when it did: what compensation undoes, in reverse. A step that `goto` ran again appears once per run.
+    private(set) var succeeded: [(id: String, outputs: [String: [String: JSONValue]])] = []
+
+    /// A run of `plan`'s regular steps in `scope`, at most `limit` at a time, ready steps in plan order or in the
+    /// order `seed` draws.
+    init(plan: Plan, scope: RunScope, limit: Int, seed: UInt64?) {
+        self.plan = plan
+        self.scope = scope
+        self.limit = max(1, limit)
+        schedule = StepSchedule(plan.steps.filter { !$0.step.onDemand }.map { ($0.id, $0.dependencies) }, seed: seed)
+    }
+
+    /// Whether the run has ended or is ending: a deadline that passes now changes nothing.
+    var isEnding: Bool {
+        switch state {
+        case .ending, .finished: true
+        case .scheduling, .awaitingHandler: false
+        }
+    }
+
+    // MARK: Events
+
+    /// The run begins.
+    mutating func start() -> [Action] {
+        var actions: [Action] = []
+        scheduleNext(into: &actions)
+        return actions
+    }
+
+    /// A step that ``Action/startStep(id:outputs:)`` started has finished.
+    /// - Parameters:
+    ///   - result: Its result.
+    ///   - runCancelled: Whether the run's task was cancelled when the result arrived.
+    mutating func stepFinished(_ result: StepResult, runCancelled: Bool) -> [Action] {
+        running -= 1
+        var actions: [Action] = []
+        switch state {
+        case .ending(let ending):
+            var report = result.report
+            if let deadlineError = ending.deadlineError, report.error?.code == .cancelled {
+                report.error?.code = deadlineError.code
+                report.error?.message = deadlineError.message
+                if let last = report.attempts.indices.last, report.attempts[last].error?.code == .cancelled {
+                    report.attempts[last].error = report.error
+                }
+            }
+            actions.append(.record(report))
+            if result.error == nil {
+                completedOutputs[result.report.id] = result.outputs
+                recordSuccess(of: result.report.id)
+            }
+            return actions
+        case .finished, .awaitingHandler:
+            preconditionFailure("a step finished while the run was \(state)")
+        case .scheduling:
+            break
+        }
+        var report = result.report
+        guard let error = result.error else {
+            completedOutputs[report.id] = result.outputs
+            schedule.finish(report.id)
+            recordSuccess(of: report.id)
+            actions.append(.record(report))
+            scheduleNext(into: &actions)
+            return actions
+        }
+        if runCancelled {
+            actions.append(.record(report))
+            end(FlowError(.cancelled, "the run was cancelled"), into: &actions)
+            return actions
+        }
+        var failureScope = scope
+        failureScope.stepOutputs = completedOutputs
+        failureScope.response = result.failedResponse
+        guard let rule = catchRule(for: report.id, error: error, in: failureScope) else {
+            actions.append(.record(report))
+            end(error, into: &actions)
+            return actions
+        }
+        report.status = .recovered
+        actions.append(.caught(stepID: report.id, action: rule.action.name, error: error.code))
+        switch rule.action {
+        case .fallback(let bindings):
+            do throws(FlowError) {
+                completedOutputs[report.id] = try evaluate(bindings, in: failureScope)
+                schedule.finish(report.id)
+                report.outputs = completedOutputs[report.id]!
+                actions.append(.record(report))
+            } catch {
+                actions.append(.record(report))
+                end(error, into: &actions)
+                return actions
+            }
+        case .end(let bindings):
+            actions.append(.record(report))
+            do throws(FlowError) {
+                var outcome = RunExecution.Outcome()
+                outcome.outputs = try evaluate(bindings, in: failureScope)
+                outcome.endedEarly = true
+                end(with: outcome, into: &actions)
+            } catch {
+                end(error, into: &actions)
+            }
+            return actions
+        case .run(let target, let then):
+            if then == .fail { report.status = .failed }
+            actions.append(.record(report))
+            guard plan.step(target.value) != nil else {
+                // The compiler refuses a handler that does not exist; nothing to run.
+                return afterHandler(of: report.id, then: then, error: error, into: &actions)
+            }
+            state = .awaitingHandler(stepID: report.id, then: then, error: error)
+            actions.append(.runHandler(id: target.value, scope: failureScope))
+            return actions
+        case .goto(let target):
+            let maxVisits = rule.maxVisits
+            if visits[target.value, default: 0] >= maxVisits {
+                report.status = .failed
+                actions.append(.record(report))
+                var limitError = error
+                limitError.message += " ('goto: \(target.value)' already ran it \(maxVisits) times)"
+                end(limitError, into: &actions)
+                return actions
+            }
+            actions.append(.record(report))
+            // Continue at the target: it and everything downstream of it run again.
+            completedOutputs[report.id] = [:]
+            schedule.finish(report.id)
+            let reopened = schedule.downstream(of: target.value).filter { !schedule.isRunning($0) }
+            for id in reopened { completedOutputs[id] = nil }
+            schedule.reopen(reopened)
+        }
+        scheduleNext(into: &actions)
+        return actions
+    }
+
+    /// The handler that ``Action/runHandler(id:scope:)`` ran has finished.
+    mutating func handlerFinished(_ result: StepResult) -> [Action] {
+        guard case .awaitingHandler(let stepID, let then, let error) = state else {
+            preconditionFailure("a handler finished while the run was \(state)")
+        }
+        state = .scheduling
+        var actions: [Action] = [.record(result.report)]
+        if let handlerError = result.error {
+            end(handlerError, into: &actions)
+            return actions
+        }
+        return afterHandler(of: stepID, then: then, error: error, into: &actions)
+    }
+
+    /// The run's deadline passed.
+    mutating func deadlinePassed(_ deadline: Duration) -> [Action] {
+        guard !isEnding else { return [] }
+        let error = FlowError(.totalTimeout, "the run did not finish within its deadline of \(deadline.workflowText)")
+        var actions: [Action] = []
+        end(with: RunExecution.Outcome(error: error), deadlineError: error, into: &actions)
+        return actions
+    }
+
+    /// Every step that was running when ``Action/cancelRunningSteps`` was asked for has reported its result.
+    mutating func drained() -> [Action] {
+        guard case .ending(let ending) = state else { preconditionFailure("drained while the run was \(state)") }
+        state = .finished
+        return ending.waiting.map { .record(.skipped($0)) } + [.finish(ending.outcome)]
+    }
+
+    // MARK: Transitions
+
+    /// After a `run:` handler succeeded: fail with the original error, or continue as if the step had
+    /// succeeded with no outputs.
+    private mutating func afterHandler(
+        of stepID: String, then: CatchRule.Continuation, error: FlowError, into actions: inout [Action]
+    ) -> [Action] {
+        if then == .fail {
+            end(error, into: &actions)
+            return actions
+        }
+        completedOutputs[stepID] = [:]
+        schedule.finish(stepID)
+        scheduleNext(into: &actions)
+        return actions
+    }
+
+    /// Starts what may start; when nothing runs and nothing can start, the run is complete.
+    private mutating func scheduleNext(into actions: inout [Action]) {
+        while running < limit, let id = schedule.startNext() {
+            running += 1
+            visits[id, default: 0] += 1
+            actions.append(.startStep(id: id, outputs: completedOutputs))
+        }
+        guard running == 0 else { return }
+        // Steps still waiting can never start (a dependency that never completes): they are skipped.
+        for id in schedule.waitingIDs { actions.append(.record(.skipped(id))) }
+        state = .finished
+        actions.append(.finish(RunExecution.Outcome()))
+    }
+
+    private mutating func end(_ error: FlowError, into actions: inout [Action]) {
+        end(with: RunExecution.Outcome(error: error), into: &actions)
+    }
+
+    /// Begins to end the run with `outcome`: the running steps are cancelled and drained first.
+    private mutating func end(
+        with outcome: RunExecution.Outcome, deadlineError: FlowError? = nil, into actions: inout [Action]
+    ) {
+        state = .ending(Ending(outcome: outcome, waiting: schedule.waitingIDs, deadlineError: deadlineError))
+        actions.append(.cancelRunningSteps)
+    }
+
+    /// Records that step `id` succeeded, for compensation if it declares one.
+    private mutating func recordSuccess(of id: String) {
+        if plan.compensations[id] != nil { succeeded.append((id, completedOutputs)) }
+    }
+
+    /// The first rule that handles `error` of step `id`: the step's `on-error` rules, then the workflow's `catch`.
+    ///
+    /// A rule matches when its statuses or kinds match (or it lists none) and its `if` condition, if any,
+    /// holds for the failed response in `scope`.
+    private func catchRule(for id: String, error: FlowError, in scope: RunScope) -> CatchRule? {
+        let own = plan.step(id)?.step.onError ?? []
+        return (own + plan.workflow.catchRules).first { rule in
+            if let step = rule.step, step.value != id { return false }
+            let when = rule.when
+            if !(when.statuses.isEmpty && when.kinds.isEmpty) && !RetryTracker.matches(when, error) { return false }
+            guard let condition = when.condition else { return true }
+            return condition.holds(for: try? scope.value(of: condition.expression))
+        }
+    }
+
+    private func evaluate(_ bindings: [Binding], in scope: RunScope) throws(FlowError) -> [String: JSONValue] {
+        var values: [String: JSONValue] = [:]
+        for binding in bindings { values[binding.name.value] = try scope.evaluate(binding.value) }
+        return values
+    }
+}
+
+extension StepReport {
+    /// The report of a step that never started.
+    static func skipped(_ id: String) -> StepReport {
+        StepReport(id: id, status: .skipped, attempts: [], startedAfter: .zero, duration: .zero, outputs: [:])
+    }
+}
+
+extension CatchRule.Action {
+    /// The action's keyword in the workflow file, for span events.
+    var name: String {
+        switch self {
+        case .fallback: "fallback"
+        case .goto: "goto"
+        case .run: "run"
+        case .end: "end"
+        }
+    }
+}

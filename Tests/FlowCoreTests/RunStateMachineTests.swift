@@ -1,0 +1,252 @@
+import Foundation
+import Testing
+@testable import FlowCore
+
+/// The run's decisions without I/O: every transition of ``RunStateMachine``, driven by hand-made step results.
+struct RunStateMachineTests {
+    /// A workflow whose steps `a`, `b`, `c` (and whatever `more` adds) call `https://api.test/<id>`.
+    static func workflow(_ steps: String, more: String = "") -> String {
+        """
+        flowrun: 1
+        steps:
+        \(steps)
+        \(more)
+        """
+    }
+
+    static let chain = """
+          - { id: a, request: { method: GET, path: "https://api.test/a" }, outputs: { x: $response.body#/x } }
+          - { id: b, request: { method: GET, path: "https://api.test/b/{$steps.a.outputs.x}" }, outputs: { y: $response.body#/y } }
+          - { id: c, request: { method: GET, path: "https://api.test/c/{$steps.b.outputs.y}" } }
+        """
+
+    func machine(_ yaml: String, limit: Int = 8) throws -> RunStateMachine {
+        let scope = RunScope(inputs: [:], environment: [:], variables: RunVariables([:]), stepOutputs: [:], response: nil)
+        return RunStateMachine(plan: try plan(yaml), scope: scope, limit: limit, seed: nil)
+    }
+
+    func succeeded(_ id: String, _ outputs: [String: JSONValue] = [:]) -> StepResult {
+        StepResult(
+            outputs: outputs,
+            report: StepReport(
+                id: id, status: .succeeded, attempts: [], startedAfter: .zero, duration: .zero, outputs: outputs))
+    }
+
+    func failed(_ id: String, _ code: FlowError.Code = .httpStatus, status: Int? = 500) -> StepResult {
+        var error = FlowError(code, "status \(status ?? 0)")
+        error.status = status
+        var report = StepReport(id: id, status: .failed, attempts: [], startedAfter: .zero, duration: .zero, outputs: [:])
+        report.error = error
+        return StepResult(
+            outputs: [:], report: report, error: error,
+            failedResponse: status.map { DecodedResponse(status: $0, headers: [:], body: .object(["reason": "down"])) })
+    }
+
+    /// The actions as short words, for readable expectations.
+    func words(_ actions: [RunStateMachine.Action]) -> [String] {
+        actions.map { action in
+            switch action {
+            case .startStep(let id, let outputs):
+                outputs.isEmpty ? "start \(id)" : "start \(id) after \(outputs.keys.sorted().joined(separator: ","))"
+            case .record(let report): "record \(report.id) \(report.status.rawValue)"
+            case .caught(let id, let action, let code): "caught \(id) by \(action) (\(code.name))"
+            case .runHandler(let id, _): "run handler \(id)"
+            case .cancelRunningSteps: "cancel running"
+            case .finish(let outcome):
+                if let error = outcome.error {
+                    "finish: \(error.code.name): \(error.message)"
+                } else if outcome.endedEarly {
+                    "finish early: \(JSONValue.object(outcome.outputs).serialized())"
+                } else {
+                    "finish"
+                }
+            }
+        }
+    }
+
+    // MARK: Scheduling
+
+    @Test func aChainStartsEachStepWhenItsDependencyCompletes() throws {
+        var run = try machine(Self.workflow(Self.chain))
+        #expect(words(run.start()) == ["start a"])
+        #expect(words(run.stepFinished(succeeded("a", ["x": 1]), runCancelled: false)) == ["record a succeeded", "start b after a"])
+        #expect(words(run.stepFinished(succeeded("b", ["y": 2]), runCancelled: false)) == ["record b succeeded", "start c after a,b"])
+        #expect(words(run.stepFinished(succeeded("c"), runCancelled: false)) == ["record c succeeded", "finish"])
+        #expect(run.completedOutputs["b"] == ["y": 2])
+        #expect(run.isEnding)
+    }
+
+    @Test func independentStepsStartUpToTheLimitInPlanOrder() throws {
+        let steps = """
+              - { id: a, request: { method: GET, path: "https://api.test/a" } }
+              - { id: b, request: { method: GET, path: "https://api.test/b" } }
+              - { id: c, request: { method: GET, path: "https://api.test/c" } }
+            """
+        var run = try machine(Self.workflow(steps), limit: 2)
+        #expect(words(run.start()) == ["start a", "start b"])
+        #expect(words(run.stepFinished(succeeded("b"), runCancelled: false)) == ["record b succeeded", "start c after b"])
+        #expect(words(run.stepFinished(succeeded("a"), runCancelled: false)) == ["record a succeeded"])
+        #expect(words(run.stepFinished(succeeded("c"), runCancelled: false)) == ["record c succeeded", "finish"])
+    }
+
+    @Test func aWorkflowWithOnlyOnDemandStepsFinishesAtOnce() throws {
+        var run = try machine(Self.workflow("""
+              - { id: h, on-demand: true, request: { method: GET, path: "https://api.test/h" } }
+            """))
+        #expect(words(run.start()) == ["finish"])
+    }
+
+    // MARK: Failures
+
+    @Test func anUnhandledFailureCancelsTheRunningStepsAndSkipsTheWaitingOnes() throws {
+        let steps = """
+              - { id: a, request: { method: GET, path: "https://api.test/a" } }
+              - { id: b, request: { method: GET, path: "https://api.test/b" } }
+              - { id: c, request: { method: GET, path: "https://api.test/c" }, after: [a, b] }
+            """
+        var run = try machine(Self.workflow(steps))
+        #expect(words(run.start()) == ["start a", "start b"])
+        #expect(words(run.stepFinished(failed("a"), runCancelled: false)) == ["record a failed", "cancel running"])
+        #expect(run.isEnding)
+        #expect(run.deadlinePassed(.seconds(1)).isEmpty)
+        // b finished before its cancellation took effect: it is recorded, and compensation would see it.
+        #expect(words(run.stepFinished(succeeded("b"), runCancelled: false)) == ["record b succeeded"])
+        #expect(words(run.drained()) == ["record c skipped", "finish: http: status 500"])
+    }
+
+    @Test func aFailureAfterTheRunWasCancelledIsACancellation() throws {
+        var run = try machine(Self.workflow(Self.chain))
+        _ = run.start()
+        #expect(words(run.stepFinished(failed("a", .cancelled, status: nil), runCancelled: true))
+            == ["record a failed", "cancel running"])
+        #expect(words(run.drained()) == ["record b skipped", "record c skipped", "finish: cancelled: the run was cancelled"])
+    }
+
+    @Test func fallbackGivesTheFailedStepItsOutputsAndTheRunContinues() throws {
+        var run = try machine(Self.workflow(Self.chain, more: """
+            catch:
+              - { when: { step: a, status: 500 }, fallback: { x: $response.body#/reason } }
+            """))
+        _ = run.start()
+        #expect(words(run.stepFinished(failed("a"), runCancelled: false))
+            == ["caught a by fallback (http)", "record a recovered", "start b after a"])
+        #expect(run.completedOutputs["a"] == ["x": "down"])
+    }
+
+    @Test func aRuleForAnotherStatusDoesNotMatch() throws {
+        var run = try machine(Self.workflow(Self.chain, more: """
+            catch:
+              - { when: { step: a, status: 404 }, fallback: { x: none } }
+            """))
+        _ = run.start()
+        #expect(words(run.stepFinished(failed("a"), runCancelled: false)) == ["record a failed", "cancel running"])
+    }
+
+    @Test func endFinishesSuccessfullyWithItsOutputsOnceTheRunningStepsAreDrained() throws {
+        var run = try machine(Self.workflow(Self.chain, more: """
+            outputs: { reason: $steps.a.outputs.x }
+            catch:
+              - { when: { step: a }, end: { reason: $response.body#/reason } }
+            """))
+        _ = run.start()
+        #expect(words(run.stepFinished(failed("a"), runCancelled: false))
+            == ["caught a by end (http)", "record a recovered", "cancel running"])
+        #expect(words(run.drained()) == ["record b skipped", "record c skipped", #"finish early: {"reason":"down"}"#])
+    }
+
+    @Test func runThenContinueRunsTheHandlerAndGoesOnWithoutOutputs() throws {
+        var run = try machine(Self.workflow(
+            Self.chain.replacingOccurrences(of: #"/b/{$steps.a.outputs.x}" }"#, with: #"/b" }, after: a"#) + """
+
+              - { id: notify, on-demand: true, request: { method: POST, path: "https://api.test/notify" } }
+            """,
+            more: """
+            catch:
+              - { when: { step: a, status: 500 }, run: notify, then: continue }
+            """))
+        _ = run.start()
+        let actions = run.stepFinished(failed("a"), runCancelled: false)
+        #expect(words(actions) == ["caught a by run (http)", "record a recovered", "run handler notify"])
+        if case .runHandler(_, let scope) = actions.last {
+            #expect(scope.response?.status == 500)  // The handler reads the failed response.
+        }
+        #expect(words(run.handlerFinished(succeeded("notify"))) == ["record notify succeeded", "start b after a"])
+        #expect(run.completedOutputs["a"] == [:])
+    }
+
+    @Test func runThenFailFailsWithTheOriginalErrorAndAFailedHandlerWithItsOwn() throws {
+        let yaml = Self.workflow(Self.chain + """
+
+              - { id: notify, on-demand: true, request: { method: POST, path: "https://api.test/notify" } }
+            """,
+            more: """
+            catch:
+              - { when: { step: a }, run: notify }
+            """)
+        var run = try machine(yaml)
+        _ = run.start()
+        #expect(words(run.stepFinished(failed("a"), runCancelled: false))
+            == ["caught a by run (http)", "record a failed", "run handler notify"])
+        #expect(words(run.handlerFinished(succeeded("notify"))) == ["record notify succeeded", "cancel running"])
+        #expect(words(run.drained()).last == "finish: http: status 500")
+
+        var failing = try machine(yaml)
+        _ = failing.start()
+        _ = failing.stepFinished(failed("a"), runCancelled: false)
+        #expect(words(failing.handlerFinished(failed("notify", .transport, status: nil)))
+            == ["record notify failed", "cancel running"])
+        #expect(words(failing.drained()).last == "finish: transport: status 0")
+    }
+
+    @Test func gotoRunsTheTargetAndWhatFollowsAgainUpToMaxVisits() throws {
+        var run = try machine(Self.workflow(Self.chain, more: """
+            catch:
+              - { when: { step: c }, goto: a, maxVisits: 2 }
+            """))
+        _ = run.start()
+        _ = run.stepFinished(succeeded("a", ["x": 1]), runCancelled: false)
+        _ = run.stepFinished(succeeded("b", ["y": 2]), runCancelled: false)
+        #expect(words(run.stepFinished(failed("c"), runCancelled: false))
+            == ["caught c by goto (http)", "record c recovered", "start a"])
+        _ = run.stepFinished(succeeded("a", ["x": 3]), runCancelled: false)
+        #expect(words(run.stepFinished(succeeded("b", ["y": 4]), runCancelled: false))
+            == ["record b succeeded", "start c after a,b"])
+        #expect(words(run.stepFinished(failed("c"), runCancelled: false))
+            == ["caught c by goto (http)", "record c failed", "cancel running"])
+        #expect(words(run.drained()) == ["finish: http: status 500 ('goto: a' already ran it 2 times)"])
+    }
+
+    // MARK: The deadline
+
+    @Test func theDeadlineEndsTheRunAndNamesItselfInTheStepsItCancelled() throws {
+        var run = try machine(Self.workflow(Self.chain))
+        _ = run.start()
+        #expect(words(run.deadlinePassed(.seconds(5))) == ["cancel running"])
+        let actions = run.stepFinished(failed("a", .cancelled, status: nil), runCancelled: false)
+        guard case .record(let report)? = actions.first else {
+            Issue.record("expected a report, got \(words(actions))")
+            return
+        }
+        #expect(report.error?.code == .totalTimeout)
+        #expect(report.error?.message == "the run did not finish within its deadline of 5s")
+        #expect(words(run.drained())
+            == ["record b skipped", "record c skipped", "finish: timeout.total: the run did not finish within its deadline of 5s"])
+    }
+
+    // MARK: Compensation
+
+    @Test func aSucceededStepWithACompensationIsRememberedWithTheOutputsOfItsTime() throws {
+        var run = try machine(Self.workflow("""
+              - id: a
+                request: { method: POST, path: "https://api.test/a" }
+                outputs: { x: $response.body#/x }
+                compensate: { request: { method: DELETE, path: "https://api.test/a/{$steps.a.outputs.x}" } }
+              - { id: b, request: { method: GET, path: "https://api.test/b/{$steps.a.outputs.x}" } }
+            """))
+        _ = run.start()
+        _ = run.stepFinished(succeeded("a", ["x": 7]), runCancelled: false)
+        _ = run.stepFinished(failed("b"), runCancelled: false)
+        #expect(run.succeeded.map(\.id) == ["a"])
+        #expect(run.succeeded.first?.outputs == ["a": ["x": 7]])
+    }
+}
