@@ -14,6 +14,9 @@ enum BindingContext {
     case response(Step)
     /// A `catch` rule's values, after a step failed.
     case failure(Step?)
+    /// The `if` condition of a retry rule of the step's policy, which reads the step's response: a failed one
+    /// when the rule matches only failures (`failedResponse`), else a successful one (polling).
+    case retryCondition(Step, failedResponse: Bool)
     /// The workflow's outputs.
     case workflowOutputs
     /// The inline compensation request of a step, sent when the run fails after the step succeeded.
@@ -22,7 +25,7 @@ enum BindingContext {
     /// The step whose dependencies grow when the template reads another step's outputs.
     var dependentStep: Step? {
         switch self {
-        case .request(let step), .response(let step), .failureHandler(let step, _): step
+        case .request(let step), .response(let step), .failureHandler(let step, _), .retryCondition(let step, _): step
         default: nil
         }
     }
@@ -30,7 +33,7 @@ enum BindingContext {
     /// Whether `$response...` and `$statusCode` are available.
     var hasResponse: Bool {
         switch self {
-        case .response, .failure, .failureHandler: true
+        case .response, .failure, .failureHandler, .retryCondition: true
         default: false
         }
     }
@@ -52,6 +55,7 @@ enum BindingContext {
         case .request(let step), .failureHandler(let step, _): "the request of step '\(step.id.value)'"
         case .response(let step): "the outputs of step '\(step.id.value)'"
         case .failure: "a catch rule"
+        case .retryCondition(let step, _): "the retry condition of step '\(step.id.value)'"
         case .workflowOutputs: "the workflow outputs"
         case .compensation(let step): "the compensation of step '\(step.id.value)'"
         }

@@ -191,6 +191,9 @@ extension CompilationSession {
             if case .failure = context {
                 return failureBodyType(expression, of: step, at: location)
             }
+            if case .retryCondition(_, failedResponse: true) = context {
+                return failureBodyType(expression, of: step, at: location)
+            }
             return responseBodyType(expression, of: step, at: location)
         case .responseHeader:
             guard context.hasResponse else {
@@ -220,6 +223,7 @@ extension CompilationSession {
         switch context {
         case .response(let step): .some(step)
         case .failure(let step): .some(step)
+        case .retryCondition(let step, _): .some(step)
         default: nil
         }
     }

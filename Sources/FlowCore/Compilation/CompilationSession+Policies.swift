@@ -43,6 +43,27 @@ extension CompilationSession {
                 at: method.location)
     }
 
+    /// Type-checks the `if` conditions of the policy's retry rules against the response of `step`: its failed
+    /// response when the rule matches only failures (statuses that are all failures, or error kinds), else its
+    /// successful one. A policy shared by several steps reports a finding at its condition once.
+    mutating func checkRetryConditions(of step: Step, policy: Policy) {
+        for rule in policy.retry {
+            guard let condition = rule.when.condition else { continue }
+            let statuses = rule.when.statuses
+            let failedOnly = statuses.isEmpty ? !rule.when.kinds.isEmpty : statuses.allSatisfy { !$0.value.isSuccess }
+            let before = diagnostics.count
+            _ = typeOf(
+                condition.expression, at: condition.location, in: .retryCondition(step, failedResponse: failedOnly))
+            let found = diagnostics[before...]
+            diagnostics.removeSubrange(before...)
+            for diagnostic in found where !diagnostics.contains(where: {
+                $0.location == diagnostic.location && $0.message == diagnostic.message
+            }) {
+                diagnostics.append(diagnostic)
+            }
+        }
+    }
+
     // MARK: Private
 
     /// Reports an attempt timeout longer than the total timeout.

@@ -102,7 +102,10 @@ extension CompilationSession {
         let policy: Policy? =
             if let name = step.policy { resolvePolicy(name) }
             else { workflow.defaults.policy.flatMap { policiesByName[$0.value] } }
-        if let policy { checkRetriedMethod(of: step, policy: policy) }
+        if let policy {
+            checkRetriedMethod(of: step, policy: policy)
+            checkRetryConditions(of: step, policy: policy)
+        }
         let dispatcher = (step.dispatcher ?? workflow.defaults.dispatcher)?.value ?? "http"
         let outputs = outputTypes(of: step.id.value).compactMapValues { $0 }
         return PlannedStep(

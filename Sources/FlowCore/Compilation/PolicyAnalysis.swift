@@ -338,14 +338,16 @@ extension PolicyAnalysis {
     static func shadowingRules(_ rules: [RetryRule]) -> [[Int]?] {
         let failures = distinguishableFailures(rules)
         return rules.indices.map { index in
-            let matched = failures.filter { RetryTracker.matches(rules[index].when, $0) }
-            let earlier = rules[..<index]
+            // A rule with an `if` condition may not hold, so it never takes a failure from a later rule for sure.
+            let matched = failures.filter { RetryTracker.applies(rules[index], to: $0, holds: { _ in true }) }
+            let earlier = rules[..<index].filter { $0.when.condition == nil }
             let decidesSome = matched.contains { failure in
-                !earlier.contains { RetryTracker.matches($0.when, failure) }
+                !earlier.contains { RetryTracker.applies($0, to: failure, holds: { _ in true }) }
             }
             if decidesSome || matched.isEmpty { return nil }
-            return earlier.indices.filter { candidate in
-                matched.contains { RetryTracker.matches(rules[candidate].when, $0) }
+            return rules.indices.prefix(index).filter { candidate in
+                rules[candidate].when.condition == nil
+                    && matched.contains { RetryTracker.applies(rules[candidate], to: $0, holds: { _ in true }) }
             }
         }
     }

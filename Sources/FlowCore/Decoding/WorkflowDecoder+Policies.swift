@@ -24,7 +24,7 @@ extension WorkflowDecoder {
             "when", "attempts", "delay", "backoff", "multiplier", "maxDelay", "jitter", "retryAfter",
         ]) else { return nil }
         var rule = RetryRule(location: node.location)
-        if let when = fields["when"] { rule.when = errorMatcher(when, allowStep: false, allowCondition: false).0 }
+        if let when = fields["when"] { rule.when = errorMatcher(when, allowStep: false, allowCondition: true).0 }
         if let value = fields["attempts"].flatMap({ int($0, "'attempts'", in: 1...100) }) { rule.attempts = value }
         if let value = fields["delay"].flatMap({ duration($0, "'delay'") }) { rule.delay = value.value }
         if let node = fields["backoff"], let text = string(node, "'backoff'") {

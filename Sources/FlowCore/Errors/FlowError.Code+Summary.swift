@@ -49,6 +49,7 @@ extension FlowError.Code {
         validation.name: "A value does not match its declared type.",
         binding.name: "A binding could not be evaluated.",
         circuitOpen.name: "The circuit breaker is open, so no request was sent.",
+        pending.name: "A response still matched a retry rule's condition when its attempts ran out.",
         cancelled.name: "The run was cancelled.",
         interceptor.name: "An interceptor failed.",
         unsupported.name: "The workflow asks for something this build cannot do.",

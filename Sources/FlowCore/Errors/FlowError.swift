@@ -94,6 +94,9 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
         public static let binding = Code("binding")
         /// The circuit breaker is open, so no request was sent.
         public static let circuitOpen = Code("circuit-open")
+        /// A successful response still matched the condition of a retry rule (`when: { if: … }`, polling)
+        /// when the rule's attempts ran out.
+        public static let pending = Code("pending")
         /// The run was cancelled.
         public static let cancelled = Code("cancelled")
         /// An interceptor failed.

@@ -22,12 +22,21 @@ struct RetryTracker {
         self.retriesUsed = Array(repeating: 0, count: rules.count)
     }
 
+    /// Decides what follows a failed attempt (or a `pending` one: a response a rule's condition holds for).
+    /// - Parameters:
+    ///   - error: The attempt's failure.
+    ///   - response: Its response, for `Retry-After`.
+    ///   - request: Its request, for the method and `Idempotency-Key`.
+    ///   - idempotent: The step's `idempotent`.
+    ///   - holds: Whether a rule's `if` condition holds for the attempt's response.
+    ///   - random: Draws the jitter.
     mutating func decide(
         after error: FlowError, response: StepResponse?, request: StepRequest?, idempotent: Bool?,
+        holds: (Condition) -> Bool = { _ in false },
         random: (Double) -> Double = { Double.random(in: 0...$0) }
     ) -> RetryDecision {
         guard !rules.isEmpty else { return .fail(reason: "the step's policy has no retry rules") }
-        guard let index = rules.firstIndex(where: { Self.matches($0.when, error) }) else {
+        guard let index = rules.firstIndex(where: { Self.applies($0, to: error, holds: holds) }) else {
             return .fail(reason: "no retry rule matches \(error.code)")
         }
         let rule = rules[index]
@@ -66,6 +75,23 @@ struct RetryTracker {
         return .saturating(seconds: capped)
     }
 
+    /// Whether retry rule `rule` handles `error`. A rule with an `if` condition needs the condition to hold as
+    /// well, and with no statuses and kinds it handles only `pending` responses (polling); a `pending` response
+    /// is handled only by a rule with a condition.
+    static func applies(_ rule: RetryRule, to error: FlowError, holds: (Condition) -> Bool) -> Bool {
+        guard let condition = rule.when.condition else { return error.code != .pending && matches(rule.when, error) }
+        let matched =
+            rule.when.statuses.isEmpty && rule.when.kinds.isEmpty ? error.code == .pending : matches(rule.when, error)
+        return matched && holds(condition)
+    }
+
+    /// The first rule with a condition that makes a successful response with `status` `pending`, by its number.
+    static func pendingRule(in rules: [RetryRule], status: Int, holds: (Condition) -> Bool) -> Int? {
+        var pending = FlowError(.pending, "")
+        pending.status = status
+        return rules.firstIndex { $0.when.condition != nil && applies($0, to: pending, holds: holds) }
+    }
+
     static func matches(_ when: ErrorMatcher, _ error: FlowError) -> Bool {
         if when.statuses.isEmpty && when.kinds.isEmpty {
             switch error.code {
@@ -74,7 +100,7 @@ struct RetryTracker {
             default: return false
             }
         }
-        if let status = error.status, error.code == .httpStatus,
+        if let status = error.status, error.code == .httpStatus || error.code == .pending,
             when.statuses.contains(where: { $0.value.matches(status) })
         {
             return true

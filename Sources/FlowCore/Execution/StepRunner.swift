@@ -143,7 +143,8 @@ struct StepRunner: Sendable {
                 }
                 let decision = tracker.decide(
                     after: error, response: outcome.response, request: outcome.request,
-                    idempotent: planned.step.idempotent, random: jitter)
+                    idempotent: planned.step.idempotent, holds: conditionHolds(for: outcome.decoded, in: scope),
+                    random: jitter)
                 var refusal: String?
                 switch decision {
                 case .fail(let reason):
@@ -270,6 +271,7 @@ struct StepRunner: Sendable {
             let read = decoding.decode(response, parsing: planned.step.parse?.value)
             outcome.decoded = read.response
             try check(read.response, decodeError: read.error, raw: response, of: planned)
+            try checkPending(read.response, raw: response, of: planned, scope: scope)
             outcome.result = .success(try bind(read.response, of: planned, scope: scope))
         } catch let error as FlowError {
             outcome.result = .failure(error)
@@ -282,6 +284,7 @@ struct StepRunner: Sendable {
             switch outcome.result {
             case .success: circuitBreakers.record(breakerKey, breaker, error: nil)
             case .failure(let error) where error.code == .circuitOpen: break
+            case .failure(let error) where error.code == .pending: circuitBreakers.record(breakerKey, breaker, error: nil)
             case .failure(let error) where error.code == .cancelled: circuitBreakers.release(breakerKey)
             case .failure(let error): circuitBreakers.record(breakerKey, breaker, error: error)
             }
@@ -466,6 +469,32 @@ struct StepRunner: Sendable {
             scope.variables.set(name, value)
         }
         return outputs
+    }
+
+    /// Fails with `pending` when a successful response is one a retry rule's `if` condition holds for: the
+    /// thing polled is not ready yet, so the attempt binds nothing and the rule retries it.
+    private func checkPending(_ response: DecodedResponse, raw: StepResponse, of planned: PlannedStep, scope: RunScope)
+        throws(FlowError)
+    {
+        guard let rules = planned.policy?.retry, rules.contains(where: { $0.when.condition != nil }),
+            let index = RetryTracker.pendingRule(
+                in: rules, status: response.status, holds: conditionHolds(for: response, in: scope)),
+            let condition = rules[index].when.condition
+        else { return }
+        var error = FlowError(
+            .pending,
+            "the response (status \(response.status)) still matches the condition of retry rule \(index + 1), "
+                + condition.text)
+        error.status = response.status
+        error.responseExcerpt = Self.excerpt(raw.body)
+        throw error
+    }
+
+    /// Whether a retry rule's condition holds for `response`, read in `scope`.
+    private func conditionHolds(for response: DecodedResponse?, in scope: RunScope) -> (Condition) -> Bool {
+        var scope = scope
+        scope.response = response
+        return { condition in condition.holds(for: try? scope.value(of: condition.expression)) }
     }
 
     /// The first 512 bytes of a body, as text.

@@ -42,6 +42,9 @@ package struct Condition: Sendable {
         self.location = location
     }
 
+    /// The condition as written: `$response.body#/status != "done"`.
+    package var text: String { "\(expression) \(comparison.rawValue) \(literal)" }
+
     /// Whether the condition holds for `value`; a missing value (`nil`) never satisfies it.
     package func holds(for value: JSONValue?) -> Bool {
         guard let value else { return false }

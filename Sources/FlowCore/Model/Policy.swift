@@ -86,8 +86,10 @@ package struct ErrorMatcher: Sendable {
     package var statuses: [Located<ResponseCase.Status>]
     /// Error kinds (`transport`, `timeout`, `http`, ...); empty means any.
     package var kinds: [Located<String>]
-    /// For catch rules: a condition on the failed response that must also hold, such as
-    /// `$response.body#/code == 'card_declined'`.
+    /// A condition on the response that must also hold, such as `$response.body#/code == 'card_declined'`.
+    ///
+    /// In a retry rule it also makes the rule match a successful response for which it holds (polling): with
+    /// no statuses and kinds, only those.
     package var condition: Condition?
 
     /// Creates a matcher.
@@ -102,7 +104,7 @@ package struct ErrorMatcher: Sendable {
     /// The error kinds flowrun raises itself; a custom kind raised from Swift starts with `x-`.
     package static let knownKinds: [String] = [
         "transport", "timeout", "timeout.attempt", "timeout.total", "http", "decode", "validation",
-        "binding", "circuit-open", "cancelled", "interceptor",
+        "binding", "circuit-open", "cancelled", "interceptor", "pending",
     ]
 }
 

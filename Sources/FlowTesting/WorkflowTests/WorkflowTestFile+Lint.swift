@@ -118,6 +118,12 @@ struct RequestShape {
             segments = Self.segments(absolute)
             return
         }
+        if path.first == Self.marker {
+            // A leading expression gives the start of the URL (a base URL, or a path from '/'): any prefix.
+            anyPrefix = true
+            segments = Self.segments(String(path.dropFirst()))
+            return
+        }
         var prefix: [Segment] = []
         var unknown = false
         if let server = planned.server {
