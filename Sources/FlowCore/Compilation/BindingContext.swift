@@ -17,6 +17,8 @@ enum BindingContext {
     /// The `if` condition of a retry rule of the step's policy, which reads the step's response: a failed one
     /// when the rule matches only failures (`failedResponse`), else a successful one (polling).
     case retryCondition(Step, failedResponse: Bool)
+    /// A step's `if` condition and `else` outputs, evaluated when it is ready, before any request.
+    case stepCondition(Step)
     /// The workflow's outputs.
     case workflowOutputs
     /// The inline compensation request of a step, sent when the run fails after the step succeeded.
@@ -25,7 +27,8 @@ enum BindingContext {
     /// The step whose dependencies grow when the template reads another step's outputs.
     var dependentStep: Step? {
         switch self {
-        case .request(let step), .response(let step), .failureHandler(let step, _), .retryCondition(let step, _): step
+        case .request(let step), .response(let step), .failureHandler(let step, _), .retryCondition(let step, _),
+            .stepCondition(let step): step
         default: nil
         }
     }
@@ -56,6 +59,7 @@ enum BindingContext {
         case .response(let step): "the outputs of step '\(step.id.value)'"
         case .failure: "a catch rule"
         case .retryCondition(let step, _): "the retry condition of step '\(step.id.value)'"
+        case .stepCondition(let step): "the 'if' and 'else' of step '\(step.id.value)'"
         case .workflowOutputs: "the workflow outputs"
         case .compensation(let step): "the compensation of step '\(step.id.value)'"
         }

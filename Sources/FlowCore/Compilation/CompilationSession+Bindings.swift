@@ -179,6 +179,16 @@ extension CompilationSession {
                       at: nameLocation)
                 return nil
             }
+            if let condition = target.condition, !target.otherwise.contains(where: { $0.name.value == output }),
+                !isGuarded(context.dependentStep, by: condition)
+            {
+                error(.maybeSkipped,
+                      "'\(expression)' may not exist: step '\(stepID)' is skipped when its 'if' (line "
+                          + "\(condition.location.line)) does not hold; give the output a value for that case, "
+                          + "'else: { \(output): … }' on step '\(stepID)'"
+                          + (context.dependentStep.map { ", or give step '\($0.id.value)' the same 'if'" } ?? ""),
+                      at: nameLocation)
+            }
             base = type
         case .responseBody:
             if case .failureHandler(let handler, let handles) = context {

@@ -68,6 +68,7 @@ extension CompilationSession {
             _ = checkTemplate(binding.value, in: .response(step), placement: .value, at: binding.name.location)
         }
         checkResponseParsing(step)
+        checkCondition(of: step)
         var seenStatuses: [ResponseCase.Status: SourceLocation] = [:]
         for response in step.responses {
             if let first = seenStatuses[response.status.value] {

@@ -112,7 +112,7 @@ package struct WorkflowDecoder {
 
     static let stepKeys = [
         "id", "description", "server", "dispatcher", "on-demand", "request", "response", "outputs", "set",
-        "interceptors", "policy", "idempotent", "idempotencyKey", "after", "on-error", "compensate",
+        "interceptors", "policy", "idempotent", "idempotencyKey", "after", "on-error", "compensate", "if", "else",
     ]
 
     private mutating func steps(_ node: YAMLNode) -> [Step] {
@@ -148,6 +148,14 @@ package struct WorkflowDecoder {
         step.idempotencyKey = fields["idempotencyKey"].flatMap { bool($0, "'idempotencyKey'") } ?? false
         if let node = fields["on-error"] { step.onError = catchRules(node, context: "'on-error'", stepScoped: true) }
         if let node = fields["compensate"] { step.compensation = compensation(node, stepID: id.value) }
+        if let node = fields["if"] { step.condition = condition(node) }
+        if let node = fields["else"] {
+            step.otherwise = bindings(node, "'else' of step '\(id.value)'")
+            if fields["if"] == nil {
+                report(.invalidValue, "'else' gives step '\(id.value)' outputs for when its 'if' does not hold, "
+                       + "but the step has no 'if'", node, key: fields.keyNode("else"))
+            }
+        }
         return step
     }
 
@@ -281,6 +289,20 @@ package struct WorkflowDecoder {
         }
     }
 
+    /// Decodes an `if:` condition, `"$response.body#/status != 'done'"`, reporting a malformed one where it goes
+    /// wrong.
+    mutating func condition(_ node: YAMLNode) -> Condition? {
+        guard let text = string(node, "'if'") else { return nil }
+        let quote = node.scalar?.style == .plain ? 0 : 1
+        do {
+            return try ConditionParser.parse(text.value, at: node.location.advanced(by: quote))
+        } catch {
+            report(.invalidExpression, "invalid condition: \(error.message)", node)
+            diagnostics[diagnostics.count - 1].location = node.location.advanced(by: quote + error.offset)
+            return nil
+        }
+    }
+
     /// Decodes a `when:` mapping of a retry or catch rule.
     mutating func errorMatcher(
         _ node: YAMLNode, allowStep: Bool, allowCondition: Bool
@@ -289,15 +311,7 @@ package struct WorkflowDecoder {
         // Catch and on-error rules may also test the failed response with `if`.
         let keys = ["status", "errors"] + (allowStep ? ["step"] : []) + (allowCondition ? ["if"] : [])
         guard let fields = reader(node, "'when'", keys) else { return (matcher, nil) }
-        if let node = fields["if"], let text = string(node, "'if'") {
-            let quote = node.scalar?.style == .plain ? 0 : 1
-            do {
-                matcher.condition = try ConditionParser.parse(text.value, at: node.location.advanced(by: quote))
-            } catch {
-                report(.invalidExpression, "invalid condition: \(error.message)", node)
-                diagnostics[diagnostics.count - 1].location = node.location.advanced(by: quote + error.offset)
-            }
-        }
+        if let node = fields["if"] { matcher.condition = condition(node) }
         if let status = fields["status"] {
             for element in status.sequence ?? [status] {
                 guard let text = element.scalar?.text,

@@ -30,6 +30,7 @@ extension FlowError.Code {
         unknownStep.name: "A reference names a step that the workflow does not declare.",
         unknownReference.name: "A reference names a type, server, interceptor, policy or var that is not declared.",
         bindingTypeMismatch.name: "A binding reads a value whose declared type cannot flow where it is bound.",
+        maybeSkipped.name: "A binding reads an output of a step that its 'if' may skip, with no 'else' value for it.",
         dependencyCycle.name: "Steps depend on each other in a cycle.",
         duplicateName.name: "Two declarations share one name.",
         unused.name: "A declaration is never used.",

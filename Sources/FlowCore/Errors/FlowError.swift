@@ -55,6 +55,8 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
         public static let unknownReference = Code("unknown-reference")
         /// A binding reads a value whose declared type cannot flow where it is bound.
         public static let bindingTypeMismatch = Code("binding-type-mismatch")
+        /// A binding reads an output of a step that its `if` may skip, with no `else` value for it and no guard.
+        public static let maybeSkipped = Code("maybe-skipped")
         /// Steps depend on each other in a cycle.
         public static let dependencyCycle = Code("dependency-cycle")
         /// Two declarations share one name.

@@ -67,6 +67,9 @@ public struct StepReport: Sendable {
     /// For an on-demand step that a refresh interceptor ran: the id of the step whose response asked for new
     /// credentials.
     public var refreshFor: String?
+    /// For a skipped step: why it did not run, such as "its 'if' did not hold: $inputs.notify == true";
+    /// `nil` when the run ended before it started.
+    public var skipReason: String?
 }
 
 /// One attempt of a step.

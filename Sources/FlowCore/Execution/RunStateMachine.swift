@@ -255,8 +255,35 @@ struct RunStateMachine {
     }
 
     /// Starts what may start; when nothing runs and nothing can start, the run is complete.
+    ///
+    /// A step whose `if` does not hold is not started: it is skipped, with its `else` values as its outputs, and
+    /// the steps after it go on.
     private mutating func scheduleNext(into actions: inout [Action]) {
         while running < limit, let id = schedule.startNext() {
+            if let step = plan.step(id)?.step, let condition = step.condition {
+                var conditionScope = scope
+                conditionScope.stepOutputs = completedOutputs
+                if !condition.holds(for: try? conditionScope.value(of: condition.expression)) {
+                    do throws(FlowError) {
+                        completedOutputs[id] = try evaluate(step.otherwise, in: conditionScope)
+                    } catch {
+                        var error = error
+                        error.stepID = id
+                        var report = StepReport.skipped(id)
+                        report.status = .failed
+                        report.error = error
+                        actions.append(.record(report))
+                        end(error, into: &actions)
+                        return
+                    }
+                    schedule.finish(id)
+                    var report = StepReport.skipped(id)
+                    report.outputs = completedOutputs[id] ?? [:]
+                    report.skipReason = "its 'if' did not hold: \(condition.text)"
+                    actions.append(.record(report))
+                    continue
+                }
+            }
             running += 1
             visits[id, default: 0] += 1
             actions.append(.startStep(id: id, outputs: completedOutputs))

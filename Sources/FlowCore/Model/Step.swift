@@ -36,6 +36,11 @@ package struct Step: Sendable {
     package var onError: [CatchRule]
     /// What undoes this step when the run fails after it succeeded.
     package var compensation: Compensation?
+    /// `if:`: the step runs only when this holds when it is ready; otherwise it is skipped and its outputs are
+    /// ``otherwise``.
+    package var condition: Condition?
+    /// `else:`: the step's outputs when its ``condition`` does not hold.
+    package var otherwise: [Binding] = []
 
     /// Creates a step.
     /// - Parameters:

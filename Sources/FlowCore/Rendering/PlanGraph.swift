@@ -391,6 +391,7 @@ extension PlanGraph {
         private static func details(of planned: PlannedStep, in plan: Plan) -> [String] {
             let request = planned.step.request
             var lines = ["\(request.method.value) \(text(of: request.path))"]
+            if let condition = planned.step.condition { lines.append("if: \(condition.text)") }
             if !planned.interceptors.isEmpty {
                 lines.append("interceptors: " + planned.interceptors.map(\.name.value).joined(separator: " → "))
             }

@@ -29,7 +29,7 @@ extension JUnitXML {
         case .recovered:
             if let error = step.error { out.append("recovered from \(error.code): \(error.message)") }
         case .skipped:
-            testCase.result = .skipped(message: "the run ended before the step started")
+            testCase.result = .skipped(message: step.skipReason ?? "the run ended before the step started")
         }
         testCase.systemOut = out.isEmpty ? nil : out.joined(separator: "\n")
         return testCase

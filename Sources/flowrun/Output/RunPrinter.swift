@@ -50,7 +50,7 @@ final class RunPrinter: RunObserver {
             line += last.statusText.map { "  \($0)" } ?? ""
         }
         if step.status == .skipped {
-            line += "  skipped"
+            line += "  skipped" + (step.skipReason.map { ": \($0)" } ?? "")
         } else {
             line += "  \(Self.format(step.duration))"
             if step.attempts.count > 1 { line += "  (\(step.attempts.count) attempts)" }

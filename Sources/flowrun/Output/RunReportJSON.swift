@@ -50,6 +50,7 @@ enum RunReportJSON {
         ]
         if let error = step.error { entry["error"] = encode(error) }
         if let requester = step.refreshFor { entry["refreshFor"] = .string(requester) }
+        if let reason = step.skipReason { entry["skipReason"] = .string(reason) }
         return .object(entry)
     }
 
