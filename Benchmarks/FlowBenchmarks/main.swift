@@ -4,7 +4,7 @@ import Foundation
 ///
 ///     swift build -c release --scratch-path .build-release --product flowrun-benchmarks
 ///     swift build -c release --scratch-path .build-release --product flowrun
-///     .build-release/release/flowrun-benchmarks lint | engine | http | scale
+///     .build-release/release/flowrun-benchmarks lint | engine | http | scale | control
 ///
 /// `fuzz` is not a benchmark but shares the executable: `swift build --product flowrun-benchmarks`, then
 /// `.build/debug/flowrun-benchmarks fuzz --seconds 600 --seed 1` from the package root.
@@ -37,6 +37,8 @@ do {
         try await benchmark.run()
     case "scale":
         try await ScaleBenchmark().run()
+    case "control":
+        try await ControlFlowBenchmark().run()
     case "fuzz" where arguments.contains("--replay"):
         try FuzzHarness.replay(arguments: arguments)
     case "fuzz":
@@ -60,6 +62,7 @@ do {
                    flowrun-benchmarks engine banking [--profile-engine] [--runs N] [--rounds N]
                    flowrun-benchmarks http [--runs N] [--concurrency N] [--rounds N]
                    flowrun-benchmarks scale
+                   flowrun-benchmarks control
                    flowrun-benchmarks fuzz [--seconds N] [--seed S] [--out DIR] | fuzz --seed S --replay I
                    flowrun-benchmarks http --profile-engine [--without-timeouts] | --profile-hand-written [--runs N] [--rounds N]
 
@@ -78,6 +81,8 @@ do {
                        only the engine side (with the banking policy's timeouts unless --without-timeouts)
               scale    chains of 1,000, 4,000 and 16,000 steps: compile, graph and run time per step, and
                        how it grows (≈1× when every stage is linear)
+              control  the run state machine's events per second against Engine.run of the same 1,000-step
+                       chain, and a job polled 10 and 100 times (a retry rule with if) on the virtual clock
               test     500 generated test cases (5-step workflows with retries and a refresh) through
                        `flowrun test`
               soak     1,000 runs against seeded random faults over real sockets (--seed N)

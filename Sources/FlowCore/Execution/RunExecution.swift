@@ -173,14 +173,12 @@ struct RunExecution: Sendable {
                     }
                     index += 1
                 }
+                actions = []  // Done with: the outputs its start actions carry must not stay shared.
                 // The one step that can start, when none is running: without a deadline to race, it runs in this
                 // task. Nothing could run beside it (only its completion can make another step ready), and a
                 // child task would cost a task and two thread hand-offs per step.
                 if deadline == nil, running == 0, starts.count == 1 {
-                    var stepScope = scope
-                    stepScope.stepOutputs = starts[0].outputs
-                    observer?.stepStarted(starts[0].id)
-                    let result = await runner.run(plan.step(starts[0].id)!, scope: stepScope)
+                    let result = await runInline(starts.removeLast(), runner: runner, scope: scope)
                     record(contentsOf: runner.nestedReports.drain())
                     actions = machine.stepFinished(result, runCancelled: Task.isCancelled)
                     continue
@@ -193,6 +191,7 @@ struct RunExecution: Sendable {
                     observer?.stepStarted(start.id)
                     group.addTask { .finished(await runner.run(planned, scope: stepScope)) }
                 }
+                starts = []  // The tasks have their outputs; shared here too, they would be copied at the next change.
                 guard let event = await group.next() else {
                     precondition(draining, "the run waits for nothing")
                     actions = machine.drained()
@@ -210,6 +209,17 @@ struct RunExecution: Sendable {
                 }
             }
         }
+    }
+
+    /// Runs one step in this task. The outputs it reads are released when it returns, before the machine records
+    /// the step's own: shared, they would be copied whole at every step of a chain.
+    private func runInline(
+        _ start: (id: String, outputs: [String: [String: JSONValue]]), runner: StepRunner, scope: RunScope
+    ) async -> StepResult {
+        var stepScope = scope
+        stepScope.stepOutputs = start.outputs
+        observer?.stepStarted(start.id)
+        return await runner.run(plan.step(start.id)!, scope: stepScope)
     }
 
     /// Undoes the succeeded steps that declare `compensate:`, most recent first.

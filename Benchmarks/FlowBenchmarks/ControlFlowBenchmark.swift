@@ -1,0 +1,92 @@
+import FlowCore
+import FlowTesting
+import Foundation
+
+/// The control-flow pieces of the engine: the run state machine's transitions on their own against a whole
+/// `Engine.run` of the same chain, and polling (a retry rule with `if`, at most 100 attempts) on the virtual clock
+/// of `flowrun test`.
+struct ControlFlowBenchmark {
+    var chainLength = 1_000
+    var rounds = 20
+    /// A retry rule allows at most 100 attempts; a longer poll is a loop.
+    var pollIterations = [10, 100]
+
+    func run() async throws {
+        try await transitions()
+        for iterations in pollIterations { try await poll(iterations: iterations) }
+    }
+
+    /// Events per second of ``RunStateMachine`` alone, and its share of a run of the same chain on a no-op
+    /// dispatcher.
+    private func transitions() async throws {
+        var generator = WorkflowGenerator(seed: 1)
+        let plan = try Bench.compile(generator.workflow(index: 0, steps: chainLength), path: "chain.yaml")
+        var events = 0
+        var machine = Bench.Timed.infinity
+        for _ in 0..<5 { machine = machine.best(await Bench.measure { events = plan.driveStateMachine(rounds: rounds) }) }
+        let engine = Engine(
+            dispatchers: DispatcherRegistry(["http": EngineBenchmark.CannedDispatcher()]), logger: Bench.quietLogger)
+        var run = Bench.Timed.infinity
+        for _ in 0..<5 {
+            run = run.best(await Bench.measure {
+                for _ in 0..<rounds { _ = await engine.run(plan, inputs: ["token": "t-1"], environment: [:]) }
+            })
+        }
+        let perEvent = machine.cpu / Double(events) * 1e9
+        let perStepRun = run.cpu / Double(rounds * chainLength) * 1e6
+        print("state machine: \(events) events (\(rounds) runs of a \(chainLength)-step chain)")
+        print(String(
+            format: "  %.0f events/s, %.0f ns per event; Engine.run of the same chain %.2f µs per step: "
+                + "the decisions are %.1f%% of it",
+            Double(events) / machine.cpu, perEvent, perStepRun, perEvent / 1e3 / perStepRun * 100))
+    }
+
+    /// A job polled `iterations` times (a retry rule with `if`, exponential backoff capped at 30 s) on the
+    /// virtual clock: the wall time of the whole test case.
+    private func poll(iterations: Int) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flowrun-poll-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let workflow = """
+            flowrun: 1
+            policies:
+              poll:
+                retry:
+                  - { when: { if: "$response.body#/status != 'done'" }, attempts: \(iterations), delay: 1s, backoff: exponential, maxDelay: 30s }
+            steps:
+              - id: status
+                request: { method: GET, path: "https://jobs.example/exports/1" }
+                policy: poll
+                outputs: { file: $response.body#/file }
+            outputs: { file: $steps.status.outputs.file }
+            """
+        let running = Array(repeating: "      - { body: { status: running } }", count: iterations - 1)
+        let test = """
+            flowrun-test: 1
+            workflow: poll.yaml
+            stubs:
+              - match: { path: /exports/1 }
+                respond:
+            \(running.joined(separator: "\n"))
+                  - { body: { status: done, file: /f/1 } }
+            cases:
+              - name: polled until done
+                expect: { outputs: { file: /f/1 } }
+            """
+        try workflow.write(to: folder.appendingPathComponent("poll.yaml"), atomically: true, encoding: .utf8)
+        let testPath = folder.appendingPathComponent("poll.test.yaml").path
+        try test.write(toFile: testPath, atomically: true, encoding: .utf8)
+        guard let suite = WorkflowTestSuite.load(path: testPath).suite else { throw BenchError("the poll test did not load") }
+        let runner = WorkflowTestRunner(
+            logger: Bench.quietLogger, virtualTimeLimit: .seconds(365 * 24 * 3600), wallTimeLimit: .seconds(600))
+        var results: [WorkflowTestResult] = []
+        let timed = await Bench.measure { results = await runner.run(suite) }
+        guard let result = results.first, result.failures.isEmpty, let report = result.report else {
+            throw BenchError("the poll test failed: \(results.first?.failures.map(\.message) ?? [])")
+        }
+        let attempts = report.steps.first?.attempts.count ?? 0
+        print(String(
+            format: "poll: %d attempts over %@ of virtual time in %.1f ms of wall time (%.1f µs per poll)",
+            attempts, "\(report.duration)", timed.wall * 1e3, timed.wall * 1e6 / Double(max(1, attempts))))
+    }
+}
