@@ -46,8 +46,9 @@ struct RunStateMachineTests {
     func words(_ actions: [RunStateMachine.Action]) -> [String] {
         actions.map { action in
             switch action {
-            case .startStep(let id, let outputs):
-                outputs.isEmpty ? "start \(id)" : "start \(id) after \(outputs.keys.sorted().joined(separator: ","))"
+            case .startStep(let planned, let outputs):
+                outputs.isEmpty
+                    ? "start \(planned.id)" : "start \(planned.id) after \(outputs.keys.sorted().joined(separator: ","))"
             case .record(let report): "record \(report.id) \(report.status.rawValue)"
             case .caught(let id, let action, let code): "caught \(id) by \(action) (\(code.name))"
             case .runHandler(let id, _): "run handler \(id)"
@@ -248,5 +249,38 @@ struct RunStateMachineTests {
         _ = run.stepFinished(failed("b"), runCancelled: false)
         #expect(run.succeeded.map(\.id) == ["a"])
         #expect(run.succeeded.first?.outputs == ["a": ["x": 7]])
+    }
+}
+
+/// The machine's events returning their actions, for tests that look at one event's actions at a time.
+extension RunStateMachine {
+    mutating func start() -> [Action] {
+        var actions: [Action] = []
+        start(into: &actions)
+        return actions
+    }
+
+    mutating func stepFinished(_ result: StepResult, runCancelled: Bool) -> [Action] {
+        var actions: [Action] = []
+        stepFinished(result, runCancelled: runCancelled, into: &actions)
+        return actions
+    }
+
+    mutating func handlerFinished(_ result: StepResult) -> [Action] {
+        var actions: [Action] = []
+        handlerFinished(result, into: &actions)
+        return actions
+    }
+
+    mutating func deadlinePassed(_ deadline: Duration) -> [Action] {
+        var actions: [Action] = []
+        deadlinePassed(deadline, into: &actions)
+        return actions
+    }
+
+    mutating func drained() -> [Action] {
+        var actions: [Action] = []
+        drained(into: &actions)
+        return actions
     }
 }

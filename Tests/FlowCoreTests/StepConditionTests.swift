@@ -110,7 +110,7 @@ struct StepConditionTests {
         let words = actions.map { action -> String in
             switch action {
             case .record(let report): "record \(report.id) \(report.status.rawValue)"
-            case .startStep(let id, let outputs): "start \(id) after \(outputs.keys.sorted())"
+            case .startStep(let planned, let outputs): "start \(planned.id) after \(outputs.keys.sorted())"
             default: "other"
             }
         }

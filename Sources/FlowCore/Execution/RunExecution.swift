@@ -141,16 +141,19 @@ struct RunExecution: Sendable {
                     await TimerWait.wait(for: deadline, on: timers) ? .deadlinePassed(deadline) : .deadlineCancelled
                 }
             }
-            var actions = machine.start()
+            // One buffer of actions and one of starts for the whole run: no allocation per event.
+            var actions: [RunStateMachine.Action] = []
+            actions.reserveCapacity(8)
+            machine.start(into: &actions)
+            var starts: [(step: PlannedStep, outputs: [String: [String: JSONValue]])] = []
             var running = 0
             var draining = false
             while true {
-                var starts: [(id: String, outputs: [String: [String: JSONValue]])] = []
                 var index = 0
                 while index < actions.count {
                     switch actions[index] {
-                    case .startStep(let id, let outputs):
-                        starts.append((id, outputs))
+                    case .startStep(let planned, let outputs):
+                        starts.append((planned, outputs))
                     case .record(let report):
                         record(report)
                     case .caught(let stepID, let action, let code):
@@ -161,7 +164,8 @@ struct RunExecution: Sendable {
                                 "error.type": .string(code.name),
                             ]))
                     case .runHandler(let id, let handlerScope):
-                        actions += machine.handlerFinished(await runner.run(plan.step(id)!, scope: handlerScope))
+                        let handled = await runner.run(plan.step(id)!, scope: handlerScope)
+                        machine.handlerFinished(handled, into: &actions)
                     case .cancelRunningSteps:
                         group.cancelAll()
                         draining = true
@@ -173,39 +177,41 @@ struct RunExecution: Sendable {
                     }
                     index += 1
                 }
-                actions = []  // Done with: the outputs its start actions carry must not stay shared.
+                // Done with them: the outputs the start actions carry must not stay shared, or the machine would
+                // copy them whole when it records the next step's.
+                actions.removeAll(keepingCapacity: true)
                 // The one step that can start, when none is running: without a deadline to race, it runs in this
                 // task. Nothing could run beside it (only its completion can make another step ready), and a
                 // child task would cost a task and two thread hand-offs per step.
                 if deadline == nil, running == 0, starts.count == 1 {
                     let result = await runInline(starts.removeLast(), runner: runner, scope: scope)
                     record(contentsOf: runner.nestedReports.drain())
-                    actions = machine.stepFinished(result, runCancelled: Task.isCancelled)
+                    machine.stepFinished(result, runCancelled: Task.isCancelled, into: &actions)
                     continue
                 }
                 for start in starts {
                     running += 1
                     var stepScope = scope
                     stepScope.stepOutputs = start.outputs
-                    let planned = plan.step(start.id)!
-                    observer?.stepStarted(start.id)
+                    let planned = start.step
+                    observer?.stepStarted(planned.id)
                     group.addTask { .finished(await runner.run(planned, scope: stepScope)) }
                 }
-                starts = []  // The tasks have their outputs; shared here too, they would be copied at the next change.
+                starts.removeAll(keepingCapacity: true)  // The tasks have their outputs.
                 guard let event = await group.next() else {
                     precondition(draining, "the run waits for nothing")
-                    actions = machine.drained()
+                    machine.drained(into: &actions)
                     continue
                 }
                 switch event {
                 case .finished(let result):
                     running -= 1
                     record(contentsOf: runner.nestedReports.drain())
-                    actions = machine.stepFinished(result, runCancelled: Task.isCancelled)
+                    machine.stepFinished(result, runCancelled: Task.isCancelled, into: &actions)
                 case .deadlinePassed(let deadline):
-                    actions = machine.deadlinePassed(deadline)
+                    machine.deadlinePassed(deadline, into: &actions)
                 case .deadlineCancelled:
-                    actions = []
+                    break
                 }
             }
         }
@@ -214,12 +220,12 @@ struct RunExecution: Sendable {
     /// Runs one step in this task. The outputs it reads are released when it returns, before the machine records
     /// the step's own: shared, they would be copied whole at every step of a chain.
     private func runInline(
-        _ start: (id: String, outputs: [String: [String: JSONValue]]), runner: StepRunner, scope: RunScope
+        _ start: (step: PlannedStep, outputs: [String: [String: JSONValue]]), runner: StepRunner, scope: RunScope
     ) async -> StepResult {
         var stepScope = scope
         stepScope.stepOutputs = start.outputs
-        observer?.stepStarted(start.id)
-        return await runner.run(plan.step(start.id)!, scope: stepScope)
+        observer?.stepStarted(start.step.id)
+        return await runner.run(start.step, scope: stepScope)
     }
 
     /// Undoes the succeeded steps that declare `compensate:`, most recent first.

@@ -7,21 +7,22 @@ extension Plan {
         var events = 0
         for _ in 0..<rounds {
             var machine = RunStateMachine(plan: self, scope: scope, limit: 8, seed: nil)
-            var pending = machine.start()
+            var pending: [RunStateMachine.Action] = []
+            var started: [String] = []
+            machine.start(into: &pending)
             events += 1
             while !pending.isEmpty {
                 // Only the ids: an action kept alive would keep the outputs it carries shared, and the machine
                 // would copy them at its next change.
-                let started = pending.compactMap { action -> String? in
-                    if case .startStep(let id, _) = action { id } else { nil }
-                }
-                pending = []
+                for action in pending { if case .startStep(let planned, _) = action { started.append(planned.id) } }
+                pending.removeAll(keepingCapacity: true)
                 for id in started {
                     let report = StepReport(
                         id: id, status: .succeeded, attempts: [], startedAfter: .zero, duration: .zero, outputs: [:])
-                    pending += machine.stepFinished(StepResult(outputs: [:], report: report), runCancelled: false)
+                    machine.stepFinished(StepResult(outputs: [:], report: report), runCancelled: false, into: &pending)
                     events += 1
                 }
+                started.removeAll(keepingCapacity: true)
             }
         }
         return events

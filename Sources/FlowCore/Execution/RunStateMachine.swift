@@ -24,18 +24,18 @@
 struct RunStateMachine {
     /// What the driver does next.
     enum Action {
-        /// Start step `id`; its scope's step outputs are `outputs`. The driver reports its result with
-        /// ``stepFinished(_:runCancelled:)``.
-        case startStep(id: String, outputs: [String: [String: JSONValue]])
+        /// Start the step; its scope's step outputs are `outputs`. The driver reports its result with
+        /// ``stepFinished(_:runCancelled:into:)``.
+        case startStep(PlannedStep, outputs: [String: [String: JSONValue]])
         /// Add `report` to the run's reports, in this order.
         case record(StepReport)
         /// A `catch` or `on-error` rule handled step `stepID`'s failure of kind `error` with `action`.
         case caught(stepID: String, action: String, error: FlowError.Code)
         /// Run the on-demand step `id` in `scope` now, before any other event, and report its result with
-        /// ``handlerFinished(_:)``.
+        /// ``handlerFinished(_:into:)``.
         case runHandler(id: String, scope: RunScope)
-        /// Cancel the running steps and deliver each one's result with ``stepFinished(_:runCancelled:)``, then
-        /// call ``drained()``.
+        /// Cancel the running steps and deliver each one's result with ``stepFinished(_:runCancelled:into:)``, then
+        /// call ``drained(into:)``.
         case cancelRunningSteps
         /// The run is over, with this outcome.
         case finish(RunExecution.Outcome)
@@ -94,19 +94,16 @@ struct RunStateMachine {
     // MARK: Events
 
     /// The run begins.
-    mutating func start() -> [Action] {
-        var actions: [Action] = []
+    mutating func start(into actions: inout [Action]) {
         scheduleNext(into: &actions)
-        return actions
     }
 
-    /// A step that ``Action/startStep(id:outputs:)`` started has finished.
+    /// A step that ``Action/startStep(_:outputs:)`` started has finished.
     /// - Parameters:
     ///   - result: Its result.
     ///   - runCancelled: Whether the run's task was cancelled when the result arrived.
-    mutating func stepFinished(_ result: StepResult, runCancelled: Bool) -> [Action] {
+    mutating func stepFinished(_ result: StepResult, runCancelled: Bool, into actions: inout [Action]) {
         running -= 1
-        var actions: [Action] = []
         switch state {
         case .ending(let ending):
             var report = result.report
@@ -122,7 +119,7 @@ struct RunStateMachine {
                 completedOutputs[result.report.id] = result.outputs
                 recordSuccess(of: result.report.id)
             }
-            return actions
+            return
         case .finished, .awaitingHandler:
             preconditionFailure("a step finished while the run was \(state)")
         case .scheduling:
@@ -135,12 +132,12 @@ struct RunStateMachine {
             recordSuccess(of: report.id)
             actions.append(.record(report))
             scheduleNext(into: &actions)
-            return actions
+            return
         }
         if runCancelled {
             actions.append(.record(report))
             end(FlowError(.cancelled, "the run was cancelled"), into: &actions)
-            return actions
+            return
         }
         var failureScope = scope
         failureScope.stepOutputs = completedOutputs
@@ -148,7 +145,7 @@ struct RunStateMachine {
         guard let rule = catchRule(for: report.id, error: error, in: failureScope) else {
             actions.append(.record(report))
             end(error, into: &actions)
-            return actions
+            return
         }
         report.status = .recovered
         actions.append(.caught(stepID: report.id, action: rule.action.name, error: error.code))
@@ -162,7 +159,7 @@ struct RunStateMachine {
             } catch {
                 actions.append(.record(report))
                 end(error, into: &actions)
-                return actions
+                return
             }
         case .end(let bindings):
             actions.append(.record(report))
@@ -174,17 +171,18 @@ struct RunStateMachine {
             } catch {
                 end(error, into: &actions)
             }
-            return actions
+            return
         case .run(let target, let then):
             if then == .fail { report.status = .failed }
             actions.append(.record(report))
             guard plan.step(target.value) != nil else {
                 // The compiler refuses a handler that does not exist; nothing to run.
-                return afterHandler(of: report.id, then: then, error: error, into: &actions)
+                afterHandler(of: report.id, then: then, error: error, into: &actions)
+                return
             }
             state = .awaitingHandler(stepID: report.id, then: then, error: error)
             actions.append(.runHandler(id: target.value, scope: failureScope))
-            return actions
+            return
         case .goto(let target):
             let maxVisits = rule.maxVisits
             if visits[target.value, default: 0] >= maxVisits {
@@ -193,7 +191,7 @@ struct RunStateMachine {
                 var limitError = error
                 limitError.message += " ('goto: \(target.value)' already ran it \(maxVisits) times)"
                 end(limitError, into: &actions)
-                return actions
+                return
             }
             actions.append(.record(report))
             // Continue at the target: it and everything downstream of it run again.
@@ -204,37 +202,35 @@ struct RunStateMachine {
             schedule.reopen(reopened)
         }
         scheduleNext(into: &actions)
-        return actions
     }
 
     /// The handler that ``Action/runHandler(id:scope:)`` ran has finished.
-    mutating func handlerFinished(_ result: StepResult) -> [Action] {
+    mutating func handlerFinished(_ result: StepResult, into actions: inout [Action]) {
         guard case .awaitingHandler(let stepID, let then, let error) = state else {
             preconditionFailure("a handler finished while the run was \(state)")
         }
         state = .scheduling
-        var actions: [Action] = [.record(result.report)]
+        actions.append(.record(result.report))
         if let handlerError = result.error {
             end(handlerError, into: &actions)
-            return actions
+            return
         }
-        return afterHandler(of: stepID, then: then, error: error, into: &actions)
+        afterHandler(of: stepID, then: then, error: error, into: &actions)
     }
 
     /// The run's deadline passed.
-    mutating func deadlinePassed(_ deadline: Duration) -> [Action] {
-        guard !isEnding else { return [] }
+    mutating func deadlinePassed(_ deadline: Duration, into actions: inout [Action]) {
+        guard !isEnding else { return }
         let error = FlowError(.totalTimeout, "the run did not finish within its deadline of \(deadline.workflowText)")
-        var actions: [Action] = []
         end(with: RunExecution.Outcome(error: error), deadlineError: error, into: &actions)
-        return actions
     }
 
     /// Every step that was running when ``Action/cancelRunningSteps`` was asked for has reported its result.
-    mutating func drained() -> [Action] {
+    mutating func drained(into actions: inout [Action]) {
         guard case .ending(let ending) = state else { preconditionFailure("drained while the run was \(state)") }
         state = .finished
-        return ending.waiting.map { .record(.skipped($0)) } + [.finish(ending.outcome)]
+        for id in ending.waiting { actions.append(.record(.skipped(id))) }
+        actions.append(.finish(ending.outcome))
     }
 
     // MARK: Transitions
@@ -243,15 +239,14 @@ struct RunStateMachine {
     /// succeeded with no outputs.
     private mutating func afterHandler(
         of stepID: String, then: CatchRule.Continuation, error: FlowError, into actions: inout [Action]
-    ) -> [Action] {
+    ) {
         if then == .fail {
             end(error, into: &actions)
-            return actions
+            return
         }
         completedOutputs[stepID] = [:]
         schedule.finish(stepID)
         scheduleNext(into: &actions)
-        return actions
     }
 
     /// Starts what may start; when nothing runs and nothing can start, the run is complete.
@@ -260,7 +255,9 @@ struct RunStateMachine {
     /// the steps after it go on.
     private mutating func scheduleNext(into actions: inout [Action]) {
         while running < limit, let id = schedule.startNext() {
-            if let step = plan.step(id)?.step, let condition = step.condition {
+            let planned = plan.step(id)!
+            if let condition = planned.step.condition {
+                let step = planned.step
                 var conditionScope = scope
                 conditionScope.stepOutputs = completedOutputs
                 if !condition.holds(for: try? conditionScope.value(of: condition.expression)) {
@@ -286,7 +283,7 @@ struct RunStateMachine {
             }
             running += 1
             visits[id, default: 0] += 1
-            actions.append(.startStep(id: id, outputs: completedOutputs))
+            actions.append(.startStep(planned, outputs: completedOutputs))
         }
         guard running == 0 else { return }
         // Steps still waiting can never start (a dependency that never completes): they are skipped.
