@@ -42,6 +42,21 @@ struct ResponseBodyTests {
         #expect(report.outputs["body"] == expected)
     }
 
+    @Test(arguments: [
+        ("application/json", BodyFormat.json), (" Application/JSON ; charset=utf-8", .json), ("APPLICATION/VND.API+JSON", .json),
+        ("application/jsonl", .bytes), ("application/json-seq", .bytes), ("+json", .bytes), ("text/", .bytes),
+        ("Text/Plain", .text), ("text/csv;header=present", .text), ("application/x-www-form-urlencoded; charset=utf-8", .form),
+        ("multipart/form-data; boundary=x", .bytes), ("image/png", .bytes),
+    ])
+    func theContentTypeChoosesTheFormatIgnoringCaseSpacesAndParameters(contentType: String, format: BodyFormat) {
+        #expect(BodyFormat(contentType: contentType) == format)
+    }
+
+    @Test func noOrAnEmptyContentTypeChoosesNothing() {
+        #expect(BodyFormat(contentType: nil) == nil)
+        #expect(BodyFormat(contentType: " ; charset=utf-8") == nil)
+    }
+
     @Test func aQuoteServiceAnsweringPlainTextFillsADeclaredString() async throws {
         let report = try await run(
             Self.workflow(declared: "{ type: string, minLength: 3 }"),

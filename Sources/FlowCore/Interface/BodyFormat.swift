@@ -34,12 +34,28 @@ public enum BodyFormat: String, Sendable, Hashable, CaseIterable {
     /// - Parameter contentType: The header value, parameters included; `nil` or empty when there is none.
     /// - Returns: The format, or `nil` when there is no content type to go by.
     public init?(contentType: String?) {
-        guard let mediaType = Self.mediaType(contentType) else { return nil }
-        if mediaType == "application/json" || mediaType.hasSuffix("+json") {
+        // Every response passes here: compare the bytes in place, with no string made.
+        guard var utf8 = contentType?.utf8[...] else { return nil }
+        let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        if let semicolon = utf8.firstIndex(of: UInt8(ascii: ";")) { utf8 = utf8[..<semicolon] }
+        while let first = utf8.first, isSpace(first) { utf8 = utf8.dropFirst() }
+        while let last = utf8.last, isSpace(last) { utf8 = utf8.dropLast() }
+        guard !utf8.isEmpty else { return nil }
+        func equalsIgnoringCase(_ bytes: Substring.UTF8View, _ lowercase: StaticString) -> Bool {
+            guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+            return lowercase.withUTF8Buffer { expected in
+                zip(bytes, expected).allSatisfy { byte, lower in
+                    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 == lower : byte == lower
+                }
+            }
+        }
+        if equalsIgnoringCase(utf8, "application/json")
+            || (utf8.count > 5 && equalsIgnoringCase(utf8.suffix(5), "+json"))
+        {
             self = .json
-        } else if mediaType.hasPrefix("text/") {
+        } else if utf8.count > 5 && equalsIgnoringCase(utf8.prefix(5), "text/") {
             self = .text
-        } else if mediaType == "application/x-www-form-urlencoded" {
+        } else if equalsIgnoringCase(utf8, "application/x-www-form-urlencoded") {
             self = .form
         } else {
             self = .bytes
