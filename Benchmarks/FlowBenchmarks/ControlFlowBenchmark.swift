@@ -87,6 +87,6 @@ struct ControlFlowBenchmark {
         let attempts = report.steps.first?.attempts.count ?? 0
         print(String(
             format: "poll: %d attempts over %@ of virtual time in %.1f ms of wall time (%.1f µs per poll)",
-            attempts, "\(report.duration)", timed.wall * 1e3, timed.wall * 1e6 / Double(max(1, attempts))))
+            attempts, report.duration.roundedText, timed.wall * 1e3, timed.wall * 1e6 / Double(max(1, attempts))))
     }
 }
