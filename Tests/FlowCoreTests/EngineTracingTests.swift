@@ -130,6 +130,7 @@ struct EngineTracingTests {
         #expect(run.string("flowrun.workflow.name") == "traced")
         #expect(run.string("flowrun.workflow.path") == "test.yaml")
         #expect(run.string("flowrun.run.status") == "succeeded")
+        #expect(run.string("flowrun.run.id") == report.runID)
         #expect(Set(spans.map(\.traceID)) == [run.traceID])
 
         let steps = spans.filter { $0.operationName == "flowrun.step" }
@@ -267,6 +268,16 @@ struct EngineTracingTests {
         #expect(entries.contains { $0.message == "step finished" && $0.metadata["status"] == "succeeded" })
         for entry in entries {
             #expect(!entry.text.contains(secret), "\(entry.text)")
+            #expect(entry.metadata["run"] == report.runID, "\(entry.text)")
+        }
+    }
+
+    @Test func everyRunHasItsOwnRandomID() async throws {
+        let (first, _, _) = try await tracedRun()
+        let (second, _, _) = try await tracedRun()
+        #expect(first.runID != second.runID)
+        for id in [first.runID, second.runID] {
+            #expect(id.wholeMatch(of: /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/) != nil, "\(id)")
         }
     }
 

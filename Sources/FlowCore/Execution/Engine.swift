@@ -118,16 +118,19 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     ) async -> RunReport {
         let tracer = RunTracer(self.tracer ?? InstrumentationSystem.tracer)
         let start = engineClock.now
-        var run = RunExecution(
-            engine: EngineSettings(self), plan: plan, start: start, observer: observer, tracer: tracer)
+        let runID = RandomUUID.make()
+        var settings = EngineSettings(self)
+        settings.logger[metadataKey: "run"] = "\(runID)"
+        var run = RunExecution(engine: settings, plan: plan, start: start, observer: observer, tracer: tracer)
         let outcome = await tracer.withSpan("flowrun.run", ofKind: .internal) { span in
-            if let span { RunTracer.annotate(run: span, plan: plan) }
+            if let span { RunTracer.annotate(run: span, plan: plan, id: runID) }
             run.runSpan = span
             let outcome = await run.execute(inputs: inputs, environment: environment)
             if let span { RunTracer.annotate(run: span, error: outcome.error) }
             return outcome
         }
         return RunReport(
+            runID: runID,
             workflow: plan.workflow.name ?? plan.workflow.path,
             outcome: outcome.error.map { .failed($0) } ?? .succeeded,
             outputs: outcome.error == nil ? outcome.outputs : [:],

@@ -9,7 +9,7 @@ struct EngineSettings: Sendable {
     let interceptors: InterceptorRegistry
     let parsers: ResponseParserRegistry
     let clock: EngineClock
-    let logger: Logger
+    var logger: Logger
     let maxConcurrentSteps: Int
     let unixTime: @Sendable () -> Int64
     let dispatcherOverride: String?

@@ -8,6 +8,8 @@ public struct RunReport: Sendable {
         case failed(FlowError)
     }
 
+    /// The run's id: a random UUID, unique to the run, in its logs (`run` metadata) and trace (`flowrun.run.id`).
+    public var runID: String = ""
     /// The workflow's name, or its path.
     public var workflow: String
     /// How the run ended.

@@ -10,8 +10,9 @@ import Tracing
 /// request itself.
 extension RunTracer {
     /// Describes a run's span before the run starts.
-    static func annotate(run span: any Span, plan: Plan) {
+    static func annotate(run span: any Span, plan: Plan, id: String) {
         span.updateAttributes { attributes in
+            attributes["flowrun.run.id"] = id
             attributes["flowrun.workflow.path"] = plan.workflow.path
             if let name = plan.workflow.name { attributes["flowrun.workflow.name"] = name }
         }

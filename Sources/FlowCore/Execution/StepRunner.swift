@@ -54,7 +54,7 @@ struct StepRunner: Sendable {
             duration: .zero, outputs: [:], error: nil)
         var log = AttemptLog()
         // One key per step run, the same on every attempt, so the server can recognise a retried request.
-        let idempotencyKey = planned.step.idempotencyKey ? IdempotencyKey.make() : nil
+        let idempotencyKey = planned.step.idempotencyKey ? RandomUUID.make() : nil
         // The total timeout needs no timer of its own: time passes only in attempts, each limited to what is
         // left of it, and in retry delays, which are never started when they would end after it.
         let deadline = planned.policy?.timeout?.total.map { started.advanced(by: $0.value) }

@@ -6,6 +6,7 @@ import FlowCore
 enum RunReportJSON {
     static func encode(_ report: RunReport) -> JSONValue {
         var document: [String: JSONValue] = [
+            "runId": .string(report.runID),
             "workflow": .string(report.workflow),
             "status": .string(report.succeeded ? "succeeded" : "failed"),
             "outputs": .object(report.outputs),

@@ -1,5 +1,5 @@
-/// Generates `Idempotency-Key` header values: 128 random bits as a UUID-formatted string.
-enum IdempotencyKey {
+/// Random UUIDs (version 4, RFC 9562), lower-case: `Idempotency-Key` header values and run ids.
+enum RandomUUID {
     static func make() -> String {
         var generator = SystemRandomNumberGenerator()
         var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
