@@ -50,6 +50,24 @@ struct StepConditionTests {
         #expect(notify.attempts.isEmpty)
     }
 
+    @Test func anElseValueThatIsASecretIsRedactedInTheReport() async throws {
+        let yaml = """
+            flowrun: 1
+            inputs: { type: object, properties: { token: { type: string, format: password } } }
+            steps:
+              - id: maybe
+                if: "$inputs.token == 'never'"
+                request: { method: GET, path: "https://api.test/x" }
+                outputs: { token: $response.body#/t }
+                else: { token: $inputs.token }
+            outputs: { token: $steps.maybe.outputs.token }
+            """
+        let report = try await run(yaml, on: Self.server, inputs: ["token": "s3cret-value"])
+        #expect(report.succeeded)
+        #expect(report.steps.first?.outputs == ["token": "***"])
+        #expect(report.outputs == ["token": "***"])
+    }
+
     @Test func aStepWhoseConditionHoldsRuns() async throws {
         let dispatcher = Self.server
         let report = try await run(Self.workflow(), on: dispatcher, inputs: ["notify": true])

@@ -154,7 +154,11 @@ struct RunExecution: Sendable {
                     switch actions[index] {
                     case .startStep(let planned, let outputs):
                         starts.append((planned, outputs))
-                    case .record(let report):
+                    case .record(var report):
+                        // A step its `if` skipped has its `else` values as outputs, which may hold a secret.
+                        if report.status == .skipped, !report.outputs.isEmpty {
+                            report.outputs = redactor.redact(.object(report.outputs)).objectValue ?? [:]
+                        }
                         record(report)
                     case .caught(let stepID, let action, let code):
                         runSpan?.addEvent(SpanEvent(
