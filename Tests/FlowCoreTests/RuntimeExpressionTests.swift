@@ -63,8 +63,8 @@ struct RuntimeExpressionTests {
         #expect(expression.spans == RuntimeExpression.Spans(name: 17, step: 7, pointer: 23))
     }
 
-    static let sources = "$inputs, $vars, $env, $steps, $response.body, $response.header or $statusCode"
-    static let supported = "$inputs, $vars, $env, $steps, $response.body, $response.header and $statusCode"
+    static let sources = "$inputs, $vars, $env, $steps, $item, $response.body, $response.header or $statusCode"
+    static let supported = "$inputs, $vars, $env, $steps, $item, $response.body, $response.header and $statusCode"
     static let needsPointerHint = "only $inputs, $vars, step outputs and $response.body take one"
 
     @Test(arguments: [

@@ -190,6 +190,20 @@ extension CompilationSession {
                       at: nameLocation)
             }
             base = type
+        case .item:
+            let step: Step? =
+                switch context {
+                case .request(let step), .response(let step), .retryCondition(let step, _): step
+                default: nil
+                }
+            guard let step, step.forEach != nil else {
+                error(.invalidExpression,
+                      "'\(expression)' cannot be used in \(context.label): '$item' is the current item of a step with "
+                          + "'forEach', in its request, outputs and retry conditions",
+                      at: location)
+                return nil
+            }
+            base = itemType(of: step)
         case .responseBody:
             if case .failureHandler(let handler, let handles) = context {
                 return failureHandlerBodyType(expression, handler: handler, handles: handles, at: location)

@@ -18,6 +18,12 @@ extension CompilationSession {
                 checkTemplate(output.value, in: .response(step), placement: .value, at: output.name.location))
         }
         outputTypesInProgress.remove(stepID)
+        if let forEach = step.forEach {
+            // A forEach step's output is the array of its items' values, in the order of the items.
+            types = types.mapValues { type in
+                JSONSchema(location: forEach.location, types: [.array], items: type ?? JSONSchema(location: forEach.location))
+            }
+        }
         outputTypeMemo[stepID] = types
         return types
     }
@@ -69,6 +75,7 @@ extension CompilationSession {
         }
         checkResponseParsing(step)
         checkCondition(of: step)
+        checkForEach(of: step)
         var seenStatuses: [ResponseCase.Status: SourceLocation] = [:]
         for response in step.responses {
             if let first = seenStatuses[response.status.value] {

@@ -38,6 +38,8 @@ struct CompilationSession {
     var outputTypeMemo: [String: [String: JSONSchema?]] = [:]
     var outputTypesInProgress: Set<String> = []
     var varTypeMemo: [String: JSONSchema?] = [:]
+    /// The type of `$item` of each `forEach` step, worked out once.
+    var itemTypeMemo: [String: JSONSchema?] = [:]
 
     init(workflow: Workflow) {
         self.workflow = workflow

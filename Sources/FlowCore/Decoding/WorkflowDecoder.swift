@@ -113,6 +113,7 @@ package struct WorkflowDecoder {
     static let stepKeys = [
         "id", "description", "server", "dispatcher", "on-demand", "request", "response", "outputs", "set",
         "interceptors", "policy", "idempotent", "idempotencyKey", "after", "on-error", "compensate", "if", "else",
+        "forEach", "maxConcurrency", "onItemFailure",
     ]
 
     private mutating func steps(_ node: YAMLNode) -> [Step] {
@@ -149,6 +150,7 @@ package struct WorkflowDecoder {
         if let node = fields["on-error"] { step.onError = catchRules(node, context: "'on-error'", stepScoped: true) }
         if let node = fields["compensate"] { step.compensation = compensation(node, stepID: id.value) }
         if let node = fields["if"] { step.condition = condition(node) }
+        step.forEach = forEach(fields, stepID: id.value)
         if let node = fields["else"] {
             step.otherwise = bindings(node, "'else' of step '\(id.value)'")
             if fields["if"] == nil {

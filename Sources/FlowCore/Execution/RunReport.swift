@@ -72,12 +72,16 @@ public struct StepReport: Sendable {
     /// For a skipped step: why it did not run, such as "its 'if' did not hold: $inputs.notify == true";
     /// `nil` when the run ended before it started.
     public var skipReason: String?
+    /// For a `forEach` step: how many items its array had (its attempts say which item each was for).
+    public var itemCount: Int?
 }
 
 /// One attempt of a step.
 public struct AttemptReport: Sendable {
-    /// The one-based attempt number.
+    /// The one-based attempt number (of the item, in a `forEach` step).
     public var number: Int
+    /// In a `forEach` step: the zero-based index of the item the attempt was for.
+    public var item: Int?
     /// The method of the request.
     public var method: String
     /// The URL the request went to, with the query parameters interceptors added; secrets redacted.

@@ -21,6 +21,8 @@ struct RunScope: Sendable {
     private let shared: Shared
     var stepOutputs: [String: [String: JSONValue]]
     var response: DecodedResponse?
+    /// The current item of a `forEach` step, what `$item` reads; `nil` outside one.
+    var item: JSONValue?
 
     var inputs: [String: JSONValue] { shared.inputs }
     var environment: [String: String] { shared.environment }
@@ -66,6 +68,9 @@ struct RunScope: Sendable {
         case .responseBody:
             guard let response else { throw FlowError(.binding, "'\(expression)' has no response to read") }
             base = response.body
+        case .item:
+            guard let item else { throw FlowError(.binding, "'\(expression)' is read outside a forEach step") }
+            base = item
         case .responseHeader(let name):
             guard let response else { throw FlowError(.binding, "'\(expression)' has no response to read") }
             guard let value = response.headers[name] else {

@@ -31,7 +31,12 @@ struct StepRunner: Sendable {
     func run(_ planned: PlannedStep, scope: RunScope, asRefresh: Bool = false) async -> StepResult {
         await tracer.withSpan("flowrun.step", ofKind: .internal) { span in
             logger.debug("step started", metadata: ["step": "\(planned.id)"])
-            let result = await runStep(planned, scope: scope, asRefresh: asRefresh, span: span)
+            let result =
+                if let forEach = planned.step.forEach, scope.item == nil {
+                    await runItems(of: planned, forEach, scope: scope, span: span)
+                } else {
+                    await runStep(planned, scope: scope, asRefresh: asRefresh, span: span)
+                }
             if let span { RunTracer.annotate(step: span, report: result.report, asRefresh: asRefresh) }
             logger.debug(
                 "step finished",
@@ -45,7 +50,7 @@ struct StepRunner: Sendable {
     }
 
     /// Runs `planned`: its attempts, within the total timeout, then its outputs or error.
-    private func runStep(_ planned: PlannedStep, scope: RunScope, asRefresh: Bool, span: (any Span)?) async
+    func runStep(_ planned: PlannedStep, scope: RunScope, asRefresh: Bool, span: (any Span)?) async
         -> StepResult
     {
         let started = clock.now

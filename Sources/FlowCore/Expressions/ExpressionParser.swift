@@ -253,6 +253,9 @@ extension ExpressionParser {
             case "statusCode":
                 return try finish(.statusCode, at: index, end: end, takesPointer: false, embedded: embedded)
 
+            case "item":
+                return try finish(.item, at: index, end: end, takesPointer: true, embedded: embedded)
+
             default:
                 throw Failure(Self.unknownSourceMessage(word), at: start)
             }
@@ -365,7 +368,7 @@ extension ExpressionParser {
 
         // MARK: Messages
 
-        private static let supportedSources = "$inputs, $vars, $env, $steps, $response.body, $response.header"
+        private static let supportedSources = "$inputs, $vars, $env, $steps, $item, $response.body, $response.header"
 
         /// Arazzo sources that flowrun deliberately does not provide.
         private static let unsupportedArazzoSources: Set<String> = [
@@ -377,7 +380,9 @@ extension ExpressionParser {
                 return "unsupported expression source '$\(word)'; flowrun supports \(supportedSources) and $statusCode"
             }
             var message = "unknown expression source '$\(word)'; expected \(supportedSources) or $statusCode"
-            if let guess = suggestion(for: word, among: ["inputs", "vars", "env", "steps", "response", "statusCode"]) {
+            if let guess = suggestion(
+                for: word, among: ["inputs", "vars", "env", "steps", "item", "response", "statusCode"])
+            {
                 message += "; did you mean '$\(guess)'?"
             }
             return message

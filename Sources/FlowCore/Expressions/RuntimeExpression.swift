@@ -41,6 +41,8 @@ package struct RuntimeExpression: Hashable, Sendable, CustomStringConvertible {
         case responseHeader(String)
         /// The HTTP status code of the current step's response, `$statusCode`.
         case statusCode
+        /// The current item of a `forEach` step, `$item`.
+        case item
     }
 
     /// Offsets, in Unicode scalars from the `$`, of the parts a diagnostic may point at.
@@ -110,6 +112,9 @@ package struct RuntimeExpression: Hashable, Sendable, CustomStringConvertible {
         case .statusCode:
             spans = Spans()
             prefixLength = 11  // "$statusCode"
+        case .item:
+            spans = Spans()
+            prefixLength = 5  // "$item"
         }
         if pointer != nil { spans.pointer = prefixLength }
     }
@@ -133,6 +138,7 @@ package struct RuntimeExpression: Hashable, Sendable, CustomStringConvertible {
         case .responseBody: text = "$response.body"
         case .responseHeader(let name): text = "$response.header." + name
         case .statusCode: text = "$statusCode"
+        case .item: text = "$item"
         }
         if let pointer {
             text += "#" + pointer.description

@@ -41,6 +41,8 @@ package struct Step: Sendable {
     package var condition: Condition?
     /// `else:`: the step's outputs when its ``condition`` does not hold.
     package var otherwise: [Binding] = []
+    /// `forEach:`: the step runs once per item of an array, `$item` reading the item.
+    package var forEach: ForEach?
 
     /// Creates a step.
     /// - Parameters:

@@ -53,7 +53,11 @@ final class RunPrinter: RunObserver {
             line += "  skipped" + (step.skipReason.map { ": \($0)" } ?? "")
         } else {
             line += "  \(Self.format(step.duration))"
-            if step.attempts.count > 1 { line += "  (\(step.attempts.count) attempts)" }
+            if let count = step.itemCount {
+                line += "  (\(count) item\(count == 1 ? "" : "s"), \(step.attempts.count) attempt\(step.attempts.count == 1 ? "" : "s"))"
+            } else if step.attempts.count > 1 {
+                line += "  (\(step.attempts.count) attempts)"
+            }
         }
         if let requester = step.refreshFor { line += "  (refresh for \(requester))" }
         if let error = step.error, step.status == .recovered { line += "  recovered from: \(error.message)" }

@@ -33,6 +33,7 @@ enum RunReportJSON {
                     "durationMs": .int(attempt.duration.milliseconds),
                 ]
                 if let status = attempt.status { entry["status"] = .int(status) }
+                if let item = attempt.item { entry["item"] = .int(item) }
                 if !attempt.redirects.isEmpty {
                     entry["redirects"] = .array(
                         attempt.redirects.map { ["status": .int($0.status), "url": .string($0.url)] })
@@ -52,6 +53,7 @@ enum RunReportJSON {
         if let error = step.error { entry["error"] = encode(error) }
         if let requester = step.refreshFor { entry["refreshFor"] = .string(requester) }
         if let reason = step.skipReason { entry["skipReason"] = .string(reason) }
+        if let count = step.itemCount { entry["itemCount"] = .int(count) }
         return .object(entry)
     }
 

@@ -1,0 +1,86 @@
+import Tracing
+
+/// Running a `forEach` step: its request once per item, at most `maxConcurrency` at a time.
+extension StepRunner {
+    /// Runs `planned` once per item of its `forEach` array and gathers the results: each output becomes the
+    /// array of the items' values, in the order of the items, and the report holds every item's attempts,
+    /// each with its item index.
+    ///
+    /// With `onItemFailure: fail` the first failed item fails the step and no further item starts (those
+    /// running are cancelled); with `skip` a failed item is left out of the outputs.
+    func runItems(of planned: PlannedStep, _ forEach: ForEach, scope: RunScope, span: (any Span)?) async
+        -> StepResult
+    {
+        let started = clock.now
+        var report = StepReport(
+            id: planned.id, status: .succeeded, attempts: [], startedAfter: runStart.duration(to: started),
+            duration: .zero, outputs: [:], error: nil)
+        func failed(_ error: FlowError, response: DecodedResponse? = nil) -> StepResult {
+            var error = redactor.redact(error)
+            error.stepID = error.stepID ?? planned.id
+            report.status = .failed
+            report.error = error
+            report.duration = started.duration(to: clock.now)
+            return StepResult(outputs: [:], report: report, error: error, failedResponse: response)
+        }
+        let items: [JSONValue]
+        do {
+            switch try scope.value(of: forEach.items) {
+            case .array(let array): items = array
+            case let other:
+                return failed(FlowError(
+                    .binding, "'forEach' reads '\(forEach.items)', which is \(other.typeName) (\(other.serialized().prefix(40))), not an array"))
+            }
+        } catch {
+            return failed(error)
+        }
+        report.itemCount = items.count
+
+        // Each item's result, by index; the items start in order, at most maxConcurrency at once.
+        var results = [StepResult?](repeating: nil, count: items.count)
+        var firstFailure: Int?
+        await withTaskGroup(of: (Int, StepResult).self) { group in
+            var next = 0
+            func startNext() {
+                let index = next
+                next += 1
+                var itemScope = scope
+                itemScope.item = items[index]
+                group.addTask { (index, await runStep(planned, scope: itemScope, asRefresh: false, span: span)) }
+            }
+            while next < min(forEach.maxConcurrency, items.count) { startNext() }
+            while let (index, result) = await group.next() {
+                results[index] = result
+                if result.error != nil, forEach.onItemFailure == .fail {
+                    if firstFailure.map({ index < $0 }) ?? true { firstFailure = index }
+                    group.cancelAll()
+                    continue
+                }
+                if firstFailure == nil, next < items.count { startNext() }
+            }
+        }
+
+        for (index, result) in results.enumerated() {
+            guard let result else { continue }
+            report.attempts += result.report.attempts.map { attempt in
+                var attempt = attempt
+                attempt.item = index
+                return attempt
+            }
+        }
+        report.duration = started.duration(to: clock.now)
+        if let firstFailure, let result = results[firstFailure], var error = result.error {
+            error.message = "item \(firstFailure): " + error.message
+            return failed(error, response: result.failedResponse)
+        }
+        var outputs: [String: JSONValue] = [:]
+        for output in planned.step.outputs {
+            outputs[output.name.value] = .array(results.compactMap { result in
+                guard let result, result.error == nil else { return nil }
+                return result.outputs[output.name.value] ?? .null
+            })
+        }
+        report.outputs = redactor.redact(.object(outputs)).objectValue ?? [:]
+        return StepResult(outputs: outputs, report: report)
+    }
+}

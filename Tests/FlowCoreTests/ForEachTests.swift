@@ -1,0 +1,137 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import FlowCore
+
+/// `forEach:` steps: the request once per item with `$item`, outputs gathered in the order of the items however
+/// they finish, the two item-failure modes, and lint's types for `$item` and the gathered outputs.
+struct ForEachTests {
+    static func workflow(forEach: String = "forEach: $steps.list.outputs.items", extra: String = "",
+                         reader: String = "body: { details: $steps.details.outputs.detail }") -> String
+    {
+        """
+        flowrun: 1
+        types:
+          Item: { type: object, required: [id], properties: { id: { type: string } } }
+          Detail: { type: object, required: [name], properties: { name: { type: string } } }
+        steps:
+          - id: list
+            request: { method: GET, path: "https://api.test/items" }
+            response: { 200: { type: array, items: Item } }
+            outputs: { items: $response.body }
+          - id: details
+            \(forEach)
+            \(extra)
+            request: { method: GET, path: "https://api.test/items/{$item#/id}" }
+            response: { 200: Detail }
+            outputs: { detail: $response.body#/name }
+          - id: report
+            request: { method: POST, path: "https://api.test/report", \(reader) }
+            idempotent: true
+        """
+    }
+
+    /// Answers the list with `ids`, each item after `delay(id)` milliseconds, and fails the ids in `failing`.
+    static func server(_ ids: [String], failing: Set<String> = [], delay: @escaping @Sendable (String) -> Int = { _ in 0 })
+        -> ScriptedDispatcher
+    {
+        ScriptedDispatcher { request, _ in
+            if request.url.hasSuffix("/items") {
+                return json(200, "[" + ids.map { #"{"id": "\#($0)"}"# }.joined(separator: ",") + "]")
+            }
+            if request.url.hasSuffix("/report") { return json(200, "{}") }
+            let id = String(request.url.split(separator: "/").last ?? "")
+            try await Task.sleep(for: .milliseconds(delay(id)))
+            if failing.contains(id) { return json(503, #"{"error": "down"}"#) }
+            return json(200, #"{"name": "n-\#(id)"}"#)
+        }
+    }
+
+    @Test func theOutputsAreInTheOrderOfTheItemsHoweverTheyFinish() async throws {
+        let dispatcher = Self.server(["a", "b", "c", "d"], delay: { id in id == "a" ? 40 : 0 })
+        let report = try await run(Self.workflow(extra: "maxConcurrency: 4"), on: dispatcher)
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        #expect(String(decoding: dispatcher.requests.last?.body ?? [], as: UTF8.self)
+            == #"{"details":["n-a","n-b","n-c","n-d"]}"#)
+        let details = try #require(report.steps.first { $0.id == "details" })
+        #expect(details.itemCount == 4)
+        #expect(details.attempts.map(\.item).sorted { ($0 ?? -1) < ($1 ?? -1) } == [0, 1, 2, 3])
+        #expect(details.outputs == ["detail": ["n-a", "n-b", "n-c", "n-d"]])
+    }
+
+    @Test func atMostMaxConcurrencyItemsRunAtOnce() async throws {
+        let running = Mutex((now: 0, most: 0))
+        let dispatcher = ScriptedDispatcher { request, _ in
+            if request.url.hasSuffix("/items") {
+                return json(200, "[" + (1...8).map { #"{"id": "\#($0)"}"# }.joined(separator: ",") + "]")
+            }
+            if request.url.hasSuffix("/report") { return json(200, "{}") }
+            running.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            try await Task.sleep(for: .milliseconds(5))
+            running.withLock { $0.now -= 1 }
+            return json(200, #"{"name": "x"}"#)
+        }
+        let report = try await run(Self.workflow(extra: "maxConcurrency: 3"), on: dispatcher)
+        #expect(report.succeeded)
+        #expect(running.withLock { $0.most } == 3)
+    }
+
+    @Test func theFirstFailedItemFailsTheStepAndNoFurtherItemStarts() async throws {
+        let dispatcher = Self.server(["a", "b", "c", "d"], failing: ["b"])
+        let report = try await run(Self.workflow(), on: dispatcher)
+        let error = try #require(report.error)
+        #expect(error.stepID == "details")
+        #expect(error.code == .httpStatus)
+        #expect(error.message.hasPrefix("item 1: status 503"), "\(error.message)")
+        #expect(dispatcher.requests.map(\.url).filter { $0.contains("/items/") }
+            == ["https://api.test/items/a", "https://api.test/items/b"])
+    }
+
+    @Test func skipLeavesAFailedItemOutAndTheStepSucceeds() async throws {
+        let dispatcher = Self.server(["a", "b", "c"], failing: ["b"])
+        let report = try await run(Self.workflow(extra: "onItemFailure: skip"), on: dispatcher)
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        #expect(String(decoding: dispatcher.requests.last?.body ?? [], as: UTF8.self) == #"{"details":["n-a","n-c"]}"#)
+        let details = try #require(report.steps.first { $0.id == "details" })
+        #expect(details.attempts.map(\.status) == [200, 503, 200])
+    }
+
+    @Test func anEmptyArraySendsNothingAndGivesEmptyOutputs() async throws {
+        let dispatcher = Self.server([])
+        let report = try await run(Self.workflow(), on: dispatcher)
+        #expect(report.succeeded)
+        #expect(dispatcher.requests.count == 2)
+        #expect(String(decoding: dispatcher.requests.last?.body ?? [], as: UTF8.self) == #"{"details":[]}"#)
+    }
+
+    // MARK: Lint
+
+    func errors(_ yaml: String) -> [String] {
+        diagnostics(yaml).filter { $0.severity == .error }.map { "\($0.location?.line ?? 0): \($0.message)" }
+    }
+
+    @Test func itemIsTypedAsTheArraysItems() {
+        let wrong = Self.workflow().replacingOccurrences(of: "{$item#/id}", with: "{$item#/idd}")
+        #expect(errors(wrong) == ["13: '$item#/idd' reads nothing: type 'Item' has no property 'idd'; did you mean 'id'?"])
+    }
+
+    @Test func theOutputsOfAForEachStepAreArrays() {
+        #expect(errors(Self.workflow(reader: "body: { first: $steps.details.outputs.detail#/0 }")).isEmpty)
+        #expect(errors(Self.workflow(reader: "query: { name: $steps.details.outputs.detail }")).isEmpty)
+        #expect(errors(Self.workflow(reader: "headers: { X-Name: $steps.details.outputs.detail }")).count == 1)
+    }
+
+    @Test func forEachOverANonArrayAndItemOutsideAForEachAreRefused() {
+        #expect(errors(Self.workflow(forEach: "forEach: $steps.list.outputs.items#/0"))
+            == ["11: 'forEach' reads '$steps.list.outputs.items#/0', which is type 'Item', not an array"])
+        #expect(errors(Self.workflow(forEach: "")).first?.contains("'$item' is the current item of a step with 'forEach'")
+            == true)
+        #expect(errors(Self.workflow(forEach: "forEach: items")).first?
+            .contains("expected 'forEach' to be a runtime expression that gives an array") == true)
+        #expect(errors(Self.workflow(forEach: "", extra: "maxConcurrency: 2")).contains {
+            $0.contains("'maxConcurrency' applies to a step with 'forEach'")
+        })
+        #expect(errors(Self.workflow(extra: "maxConcurrency: 0")).first?.contains("from 1 to 64") == true)
+        #expect(errors(Self.workflow(extra: "onItemFailure: ignore")).first?.contains("one of fail, skip") == true)
+    }
+}
