@@ -82,7 +82,8 @@ do {
               scale    chains of 1,000, 4,000 and 16,000 steps: compile, graph and run time per step, and
                        how it grows (≈1× when every stage is linear)
               control  the run state machine's events per second against Engine.run of the same 1,000-step
-                       chain, and a job polled 10 and 100 times (a retry rule with if) on the virtual clock
+                       chain, a forEach over 10,000 items (µs per item, resident memory), and a job polled
+                       10 and 100 times (a retry rule with if) on the virtual clock
               test     500 generated test cases (5-step workflows with retries and a refresh) through
                        `flowrun test`
               soak     1,000 runs against seeded random faults over real sockets (--seed N)
