@@ -87,6 +87,15 @@ struct ForEachTests {
             == ["https://api.test/items/a", "https://api.test/items/b"])
     }
 
+    @Test func theItemsCancelledByAFailureDoNotTakeItsPlace() async throws {
+        // Item 0 is still running when item 2 fails: the step fails with item 2's error, not item 0's cancellation.
+        let dispatcher = Self.server(["a", "b", "c"], failing: ["c"], delay: { id in id == "c" ? 0 : 2_000 })
+        let report = try await run(Self.workflow(extra: "maxConcurrency: 3"), on: dispatcher)
+        let error = try #require(report.error)
+        #expect(error.code == .httpStatus)
+        #expect(error.message.hasPrefix("item 2: status 503"), "\(error.message)")
+    }
+
     @Test func skipLeavesAFailedItemOutAndTheStepSucceeds() async throws {
         let dispatcher = Self.server(["a", "b", "c"], failing: ["b"])
         let report = try await run(Self.workflow(extra: "onItemFailure: skip"), on: dispatcher)

@@ -51,8 +51,11 @@ extension StepRunner {
             while next < min(forEach.maxConcurrency, items.count) { startNext() }
             while let (index, result) = await group.next() {
                 results[index] = result
-                if result.error != nil, forEach.onItemFailure == .fail {
-                    if firstFailure.map({ index < $0 }) ?? true { firstFailure = index }
+                if let error = result.error, forEach.onItemFailure == .fail {
+                    // The items cancelled because of the first failure are not failures of their own.
+                    if firstFailure == nil || (error.code != .cancelled && index < firstFailure!) {
+                        firstFailure = index
+                    }
                     group.cancelAll()
                     continue
                 }
