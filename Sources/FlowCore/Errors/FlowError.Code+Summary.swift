@@ -46,7 +46,7 @@ extension FlowError.Code {
         attemptTimeout.name: "An attempt took longer than its policy's attempt timeout.",
         totalTimeout.name: "A step or the run took longer than its total timeout or deadline.",
         httpStatus.name: "The response status is not one the step declares as a success.",
-        decode.name: "The response body is not the JSON the step declares.",
+        decode.name: "The response body cannot be read as the step declares (JSON, its Content-Type, or a parser).",
         validation.name: "A value does not match its declared type.",
         binding.name: "A binding could not be evaluated.",
         circuitOpen.name: "The circuit breaker is open, so no request was sent.",

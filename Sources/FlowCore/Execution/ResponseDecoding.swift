@@ -15,12 +15,13 @@ struct ResponseDecoding: Sendable {
     /// Reads `response`, whose step's `parse:` is `parsing`.
     func decode(_ response: StepResponse, parsing: ResponseParsing?) -> Outcome {
         let contentType = response.headers["Content-Type"]
-        let received = contentType.map { "Content-Type: \($0)" } ?? "no Content-Type"
+        // Text for messages only: made when one is written, not for every response.
+        var received: String { BodyReading.received(contentType) }
         var decoded = DecodedResponse(status: response.status, headers: response.headers, body: .null)
         func failed(_ message: String) -> Outcome {
             // What arrived is still bound, as text, so a `catch` rule can read it.
             decoded.body = response.body.isEmpty ? .null : .string(BodyFormat.text(response.body, contentType: contentType))
-            decoded.reading = BodyReading(format: .text, chosenByContentType: false, received: received)
+            decoded.reading = BodyReading(format: .text, chosenByContentType: false, contentType: contentType)
             let error = FlowError(.decode, message, status: response.status, excerpt: StepRunner.excerpt(response.body))
             return Outcome(response: decoded, error: error)
         }
@@ -38,7 +39,7 @@ struct ResponseDecoding: Sendable {
         case .format(let format)?:
             do throws(BodyFormat.Failure) {
                 decoded.body = try format.read(response.body, contentType: contentType)
-                decoded.reading = BodyReading(format: format, chosenByContentType: false, received: received)
+                decoded.reading = BodyReading(format: format, chosenByContentType: false, contentType: contentType)
                 return Outcome(response: decoded)
             } catch {
                 return failed("the response body is not valid JSON ('parse: json'; \(received)): \(error.message)")
@@ -47,7 +48,7 @@ struct ResponseDecoding: Sendable {
             do throws(BodyFormat.Failure) {
                 let (body, format) = try BodyFormat.readChoosing(response.body, contentType: contentType)
                 decoded.body = body
-                decoded.reading = BodyReading(format: format, chosenByContentType: true, received: received)
+                decoded.reading = BodyReading(format: format, chosenByContentType: true, contentType: contentType)
                 return Outcome(response: decoded)
             } catch {
                 return failed("the response body is not valid JSON (\(received)): \(error.message)")
@@ -62,8 +63,16 @@ struct BodyReading: Sendable {
     var format: BodyFormat
     /// Whether the `Content-Type` (or its absence) chose the format, rather than the step's `parse:`.
     var chosenByContentType: Bool
+    /// The response's `Content-Type`, if it had one.
+    var contentType: String?
+
     /// What the server sent: "Content-Type: text/html", or "no Content-Type".
-    var received: String
+    var received: String { Self.received(contentType) }
+
+    /// "Content-Type: text/html" for `contentType`, or "no Content-Type".
+    static func received(_ contentType: String?) -> String {
+        contentType.map { "Content-Type: \($0)" } ?? "no Content-Type"
+    }
 
     /// Whether a body whose JSON type is not the declared one may be JSON under the wrong label: it was read
     /// as text, a form or bytes because of its `Content-Type`.
