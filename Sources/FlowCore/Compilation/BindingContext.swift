@@ -19,6 +19,9 @@ enum BindingContext {
     case retryCondition(Step, failedResponse: Bool)
     /// A step's `if` condition and `else` outputs, evaluated when it is ready, before any request.
     case stepCondition(Step)
+    /// The `until`/`while` of a step's `repeat`, or the `next` of its `paginate`, read after each successful
+    /// response.
+    case loop(Step)
     /// The workflow's outputs.
     case workflowOutputs
     /// The inline compensation request of a step, sent when the run fails after the step succeeded.
@@ -28,7 +31,7 @@ enum BindingContext {
     var dependentStep: Step? {
         switch self {
         case .request(let step), .response(let step), .failureHandler(let step, _), .retryCondition(let step, _),
-            .stepCondition(let step): step
+            .stepCondition(let step), .loop(let step): step
         default: nil
         }
     }
@@ -36,7 +39,7 @@ enum BindingContext {
     /// Whether `$response...` and `$statusCode` are available.
     var hasResponse: Bool {
         switch self {
-        case .response, .failure, .failureHandler, .retryCondition: true
+        case .response, .failure, .failureHandler, .retryCondition, .loop: true
         default: false
         }
     }
@@ -60,6 +63,8 @@ enum BindingContext {
         case .failure: "a catch rule"
         case .retryCondition(let step, _): "the retry condition of step '\(step.id.value)'"
         case .stepCondition(let step): "the 'if' and 'else' of step '\(step.id.value)'"
+        case .loop(let step):
+            step.pagination != nil ? "the 'paginate' of step '\(step.id.value)'" : "the 'repeat' of step '\(step.id.value)'"
         case .workflowOutputs: "the workflow outputs"
         case .compensation(let step): "the compensation of step '\(step.id.value)'"
         }

@@ -248,6 +248,7 @@ extension CompilationSession {
         case .response(let step): .some(step)
         case .failure(let step): .some(step)
         case .retryCondition(let step, _): .some(step)
+        case .loop(let step): .some(step)
         default: nil
         }
     }

@@ -76,6 +76,7 @@ extension CompilationSession {
         checkResponseParsing(step)
         checkCondition(of: step)
         checkForEach(of: step)
+        checkLoop(of: step)
         var seenStatuses: [ResponseCase.Status: SourceLocation] = [:]
         for response in step.responses {
             if let first = seenStatuses[response.status.value] {

@@ -26,20 +26,11 @@ extension WorkflowDecoder {
         var rule = RetryRule(location: node.location)
         if let when = fields["when"] { rule.when = errorMatcher(when, allowStep: false, allowCondition: true).0 }
         if let value = fields["attempts"].flatMap({ int($0, "'attempts'", in: 1...100) }) { rule.attempts = value }
-        if let value = fields["delay"].flatMap({ duration($0, "'delay'") }) { rule.delay = value.value }
-        if let node = fields["backoff"], let text = string(node, "'backoff'") {
-            if let backoff = RetryRule.Backoff(rawValue: text.value) {
-                rule.backoff = backoff
-            } else {
-                report(.invalidValue, "'backoff' is constant, linear or exponential, found '\(text.value)'", node)
-            }
-        }
-        if let node = fields["multiplier"], let value = number(node, "'multiplier'") {
-            if value >= 1 { rule.multiplier = value } else {
-                report(.invalidValue, "'multiplier' must be at least 1, found \(value)", node)
-            }
-        }
-        rule.maxDelay = fields["maxDelay"].flatMap { duration($0, "'maxDelay'")?.value }
+        let pacing = pacing(fields, defaultDelay: rule.delay)
+        rule.delay = pacing.delay
+        rule.backoff = pacing.backoff
+        rule.multiplier = pacing.multiplier
+        rule.maxDelay = pacing.maxDelay
         if let node = fields["jitter"], let text = string(node, "'jitter'") {
             if let jitter = RetryRule.Jitter(rawValue: text.value) {
                 rule.jitter = jitter

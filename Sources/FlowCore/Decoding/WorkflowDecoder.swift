@@ -113,7 +113,7 @@ package struct WorkflowDecoder {
     static let stepKeys = [
         "id", "description", "server", "dispatcher", "on-demand", "request", "response", "outputs", "set",
         "interceptors", "policy", "idempotent", "idempotencyKey", "after", "on-error", "compensate", "if", "else",
-        "forEach", "maxConcurrency", "onItemFailure",
+        "forEach", "maxConcurrency", "onItemFailure", "repeat", "paginate",
     ]
 
     private mutating func steps(_ node: YAMLNode) -> [Step] {
@@ -151,6 +151,13 @@ package struct WorkflowDecoder {
         if let node = fields["compensate"] { step.compensation = compensation(node, stepID: id.value) }
         if let node = fields["if"] { step.condition = condition(node) }
         step.forEach = forEach(fields, stepID: id.value)
+        if let node = fields["repeat"] { step.repetition = repetition(node, stepID: id.value) }
+        if let node = fields["paginate"] { step.pagination = pagination(node, stepID: id.value) }
+        if fields["repeat"] != nil, let node = fields["paginate"] {
+            report(.invalidValue,
+                   "step '\(id.value)' has both 'repeat' and 'paginate'; paginate is a loop of its own", node,
+                   key: fields.keyNode("paginate"))
+        }
         if let node = fields["else"] {
             step.otherwise = bindings(node, "'else' of step '\(id.value)'")
             if fields["if"] == nil {

@@ -51,6 +51,7 @@ extension FlowError.Code {
         binding.name: "A binding could not be evaluated.",
         circuitOpen.name: "The circuit breaker is open, so no request was sent.",
         pending.name: "A response still matched a retry rule's condition when its attempts ran out.",
+        loopLimit.name: "A repeat step reached maxIterations, or a paginate step maxPages, before its loop ended.",
         cancelled.name: "The run was cancelled.",
         interceptor.name: "An interceptor failed.",
         unsupported.name: "The workflow asks for something this build cannot do.",

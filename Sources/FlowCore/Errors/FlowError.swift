@@ -99,6 +99,8 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
         /// A successful response still matched the condition of a retry rule (`when: { if: … }`, polling)
         /// when the rule's attempts ran out.
         public static let pending = Code("pending")
+        /// A `repeat` step reached `maxIterations`, or a `paginate` step `maxPages`, before its loop ended.
+        public static let loopLimit = Code("loop-limit")
         /// The run was cancelled.
         public static let cancelled = Code("cancelled")
         /// An interceptor failed.

@@ -5,6 +5,13 @@ struct AttemptLog {
     private(set) var attempts: [AttemptReport] = []
     /// The last failed attempt's response, which `catch` rules read as `$response`.
     var failedResponse: DecodedResponse?
+    /// The successful attempt's response, which a loop's condition reads.
+    var response: DecodedResponse?
+    /// The URL the successful attempt's request was built with (before interceptors), unredacted: a relative
+    /// next-page URL is resolved against it.
+    var requestURL: String?
+    /// For an iteration of a `repeat` step: whether the successful response left the loop going on.
+    var loopGoesOn = false
 
     mutating func append(_ attempt: AttemptReport) {
         attempts.append(attempt)

@@ -61,18 +61,8 @@ struct RetryTracker {
     }
 
     /// The delay before the `retry`-th retry, before jitter: constant, linear or exponential, capped by `maxDelay`.
-    ///
-    /// It saturates at ``Swift/Duration/longest``: 40 exponential retries from 200ms ask for more nanoseconds
-    /// than an `Int64` holds.
     static func backoff(_ rule: RetryRule, retry: Int) -> Duration {
-        let base = rule.delay.seconds
-        let raw: Double = switch rule.backoff {
-        case .constant: base
-        case .linear: base * Double(retry)
-        case .exponential: base * pow(rule.multiplier, retry - 1)
-        }
-        let capped = rule.maxDelay.map { min(raw, $0.seconds) } ?? raw
-        return .saturating(seconds: capped)
+        rule.backoff.delay(retry, base: rule.delay, multiplier: rule.multiplier, maxDelay: rule.maxDelay)
     }
 
     /// Whether retry rule `rule` handles `error`. A rule with an `if` condition needs the condition to hold as
@@ -111,12 +101,6 @@ struct RetryTracker {
     /// Whether a kind written in a rule covers an error code: `timeout` covers `timeout.attempt` and `timeout.total`.
     static func kindMatches(_ kind: String, _ code: FlowError.Code) -> Bool {
         kind == code.name || code.name.hasPrefix(kind + ".")
-    }
-
-    private static func pow(_ base: Double, _ exponent: Int) -> Double {
-        var result = 1.0
-        for _ in 0..<max(0, exponent) { result *= base }
-        return result
     }
 }
 

@@ -74,6 +74,27 @@ public struct StepReport: Sendable {
     public var skipReason: String?
     /// For a `forEach` step: how many items its array had (its attempts say which item each was for).
     public var itemCount: Int?
+    /// For a `repeat` or `paginate` step: how many iterations (pages) ran (its attempts say which iteration
+    /// each was for).
+    public var iterationCount: Int?
+    /// For a `repeat` or `paginate` step: which of the two loops it is.
+    public var loop: Loop?
+
+    /// The loop of a `repeat` or `paginate` step.
+    public enum Loop: String, Sendable {
+        /// `repeat:`: the request again until (or while) a condition holds.
+        case `repeat`
+        /// `paginate:`: page after page of a list.
+        case paginate
+
+        /// What one iteration is called: "iteration" or "page".
+        public var unit: String {
+            switch self {
+            case .repeat: "iteration"
+            case .paginate: "page"
+            }
+        }
+    }
 }
 
 /// One attempt of a step.
@@ -82,6 +103,8 @@ public struct AttemptReport: Sendable {
     public var number: Int
     /// In a `forEach` step: the zero-based index of the item the attempt was for.
     public var item: Int?
+    /// In a `repeat` or `paginate` step: the zero-based index of the iteration (page) the attempt was for.
+    public var iteration: Int?
     /// The method of the request.
     public var method: String
     /// The URL the request went to, with the query parameters interceptors added; secrets redacted.

@@ -23,6 +23,9 @@ struct RunScope: Sendable {
     var response: DecodedResponse?
     /// The current item of a `forEach` step, what `$item` reads; `nil` outside one.
     var item: JSONValue?
+    /// Where in a loop the step runs: the item and iteration indexes its attempts are reported with, and the
+    /// page a paginated step fetches.
+    var position = LoopPosition()
 
     var inputs: [String: JSONValue] { shared.inputs }
     var environment: [String: String] { shared.environment }

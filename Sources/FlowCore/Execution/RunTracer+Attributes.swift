@@ -46,6 +46,8 @@ extension RunTracer {
         span.updateAttributes { attributes in
             attributes["http.request.method"] = report.method
             attributes["flowrun.attempt"] = report.number
+            if let item = report.item { attributes["flowrun.item"] = item }
+            if let iteration = report.iteration { attributes["flowrun.iteration"] = iteration }
             if !report.url.isEmpty {
                 attributes["url.full"] = report.url
                 if let server = server(of: report.url) {

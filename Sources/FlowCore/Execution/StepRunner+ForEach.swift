@@ -16,12 +16,7 @@ extension StepRunner {
             id: planned.id, status: .succeeded, attempts: [], startedAfter: runStart.duration(to: started),
             duration: .zero, outputs: [:], error: nil)
         func failed(_ error: FlowError, response: DecodedResponse? = nil) -> StepResult {
-            var error = redactor.redact(error)
-            error.stepID = error.stepID ?? planned.id
-            report.status = .failed
-            report.error = error
-            report.duration = started.duration(to: clock.now)
-            return StepResult(outputs: [:], report: report, error: error, failedResponse: response)
+            failure(error, of: planned, report: report, started: started, response: response)
         }
         let items: [JSONValue]
         do {
@@ -46,6 +41,7 @@ extension StepRunner {
                 next += 1
                 var itemScope = scope
                 itemScope.item = items[index]
+                itemScope.position.item = index
                 group.addTask { (index, await runStep(planned, scope: itemScope, asRefresh: false, span: span)) }
             }
             while next < min(forEach.maxConcurrency, items.count) { startNext() }
@@ -63,14 +59,7 @@ extension StepRunner {
             }
         }
 
-        for (index, result) in results.enumerated() {
-            guard let result else { continue }
-            report.attempts += result.report.attempts.map { attempt in
-                var attempt = attempt
-                attempt.item = index
-                return attempt
-            }
-        }
+        for case let result? in results { report.attempts += result.report.attempts }
         report.duration = started.duration(to: clock.now)
         if let firstFailure, let result = results[firstFailure], var error = result.error {
             error.message = "item \(firstFailure): " + error.message

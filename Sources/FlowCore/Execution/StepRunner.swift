@@ -34,6 +34,8 @@ struct StepRunner: Sendable {
             let result =
                 if let forEach = planned.step.forEach, scope.item == nil {
                     await runItems(of: planned, forEach, scope: scope, span: span)
+                } else if planned.step.repetition != nil || planned.step.pagination != nil {
+                    await runIterations(of: planned, scope: scope, span: span)
                 } else {
                     await runStep(planned, scope: scope, asRefresh: asRefresh, span: span)
                 }
@@ -72,7 +74,11 @@ struct StepRunner: Sendable {
         switch outcome {
         case .success(let outputs):
             report.outputs = redactor.redact(.object(outputs)).objectValue ?? [:]
-            return StepResult(outputs: outputs, report: report)
+            var result = StepResult(outputs: outputs, report: report)
+            result.response = log.response
+            result.requestURL = log.requestURL
+            result.loopGoesOn = log.loopGoesOn
+            return result
         case .failure(let error):
             var error = redactor.redact(error)
             error.stepID = error.stepID ?? planned.id
@@ -102,6 +108,8 @@ struct StepRunner: Sendable {
                 var report = AttemptReport(
                     number: current, method: method, url: "", status: nil,
                     startedAfter: runStart.duration(to: attemptStart), duration: .zero)
+                report.item = scope.position.item
+                report.iteration = scope.position.iteration
                 var outcome = await attempt(
                     planned, number: current, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey,
                     deadline: deadline)
@@ -138,6 +146,9 @@ struct StepRunner: Sendable {
             switch outcome.result {
             case .success(let outputs):
                 log.append(attemptReport)
+                log.response = outcome.decoded
+                log.requestURL = outcome.request?.url
+                log.loopGoesOn = outcome.loopGoesOn
                 return .success(outputs)
             case .failure(let error):
                 log.failedResponse = outcome.decoded
@@ -206,6 +217,8 @@ struct StepRunner: Sendable {
         var decoded: DecodedResponse?
         /// The response that asked for new credentials, when the request was replayed after a refresh.
         var refresh: RefreshExchange?
+        /// For an iteration of a `repeat` step: whether the loop goes on after this response.
+        var loopGoesOn = false
         var result: Result<[String: JSONValue], FlowError>
     }
 
@@ -237,6 +250,7 @@ struct StepRunner: Sendable {
         var passedBreaker = false
         do {
             var request = try builder.build(planned, in: scope)
+            if let page = scope.position.page { request.url = page.applied(to: request.url) }
             if let idempotencyKey { request.headers.set("Idempotency-Key", idempotencyKey) }
             // Before the interceptors, so a signing interceptor signs the headers that are sent.
             tracer.inject(into: &request.headers)
@@ -277,7 +291,15 @@ struct StepRunner: Sendable {
             outcome.decoded = read.response
             try check(read.response, decodeError: read.error, raw: response, of: planned)
             try checkPending(read.response, raw: response, of: planned, scope: scope)
-            outcome.result = .success(try bind(read.response, of: planned, scope: scope))
+            if let repetition = planned.step.repetition, scope.position.iteration != nil,
+                !repetition.ends(after: read.response, in: scope)
+            {
+                // An iteration that does not end the loop binds nothing: its response is not the one waited for.
+                outcome.loopGoesOn = true
+                outcome.result = .success([:])
+            } else {
+                outcome.result = .success(try bind(read.response, of: planned, scope: scope))
+            }
         } catch let error as FlowError {
             outcome.result = .failure(error)
         } catch is CancellationError {
@@ -500,6 +522,21 @@ struct StepRunner: Sendable {
         var scope = scope
         scope.response = response
         return { condition in condition.holds(for: try? scope.value(of: condition.expression)) }
+    }
+
+    /// The result of a step that fails with `error` after the attempts in `report`: the error redacted and
+    /// given the step's id, the report marked failed and timed from `started`.
+    func failure(
+        _ error: FlowError, of planned: PlannedStep, report: StepReport, started: EngineClock.Instant,
+        response: DecodedResponse? = nil
+    ) -> StepResult {
+        var error = redactor.redact(error)
+        error.stepID = error.stepID ?? planned.id
+        var report = report
+        report.status = .failed
+        report.error = error
+        report.duration = started.duration(to: clock.now)
+        return StepResult(outputs: [:], report: report, error: error, failedResponse: response)
     }
 
     /// The first 512 bytes of a body, as text.

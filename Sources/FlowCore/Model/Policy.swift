@@ -104,7 +104,7 @@ package struct ErrorMatcher: Sendable {
     /// The error kinds flowrun raises itself; a custom kind raised from Swift starts with `x-`.
     package static let knownKinds: [String] = [
         "transport", "timeout", "timeout.attempt", "timeout.total", "http", "decode", "validation",
-        "binding", "circuit-open", "cancelled", "interceptor", "pending",
+        "binding", "circuit-open", "cancelled", "interceptor", "pending", "loop-limit",
     ]
 }
 
@@ -118,6 +118,28 @@ package struct RetryRule: Sendable {
         case linear
         /// `delay × multiplier^(n-1)` before the n-th retry.
         case exponential
+
+        /// The `n`-th delay (1 for the first) from `base`: constant, linear or exponential, capped by `maxDelay`.
+        ///
+        /// It saturates at ``Swift/Duration/longest``: 40 exponential delays from 200ms ask for more nanoseconds
+        /// than an `Int64` holds.
+        package func delay(_ n: Int, base: Duration, multiplier: Double, maxDelay: Duration?) -> Duration {
+            let seconds = base.seconds
+            let raw: Double = switch self {
+            case .constant: seconds
+            case .linear: seconds * Double(n)
+            case .exponential: seconds * Self.power(multiplier, n - 1)
+            }
+            let capped = maxDelay.map { min(raw, $0.seconds) } ?? raw
+            return .saturating(seconds: capped)
+        }
+
+        /// `base` raised to a whole `exponent` (FlowCore does not import Foundation for `pow`).
+        private static func power(_ base: Double, _ exponent: Int) -> Double {
+            var result = 1.0
+            for _ in 0..<max(0, exponent) { result *= base }
+            return result
+        }
     }
 
     /// How the delay is randomised.

@@ -43,6 +43,10 @@ package struct Step: Sendable {
     package var otherwise: [Binding] = []
     /// `forEach:`: the step runs once per item of an array, `$item` reading the item.
     package var forEach: ForEach?
+    /// `repeat:`: the request is sent again until (or while) a condition on the response holds.
+    package var repetition: Repetition?
+    /// `paginate:`: the request fetches page after page of a list, collecting array outputs.
+    package var pagination: Pagination?
 
     /// Creates a step.
     /// - Parameters:

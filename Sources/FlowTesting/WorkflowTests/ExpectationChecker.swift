@@ -13,6 +13,9 @@ struct ExpectationChecker {
         failures += outputs(report).map { [$0] } ?? []
         failures += self.calls(calls).map { [$0] } ?? []
         failures += attempts(report).map { [$0] } ?? []
+        failures += counts(.iterations, "iteration", expectation.iterations, in: report) { $0.iterationCount }
+            .map { [$0] } ?? []
+        failures += counts(.items, "item", expectation.items, in: report) { $0.itemCount }.map { [$0] } ?? []
         failures += steps(report).map { [$0] } ?? []
         failures += elapsed(report).map { [$0] } ?? []
         return failures
@@ -312,6 +315,22 @@ struct ExpectationChecker {
     }
 
     // MARK: Attempts, steps, time
+
+    /// Compares a count per step (`iterations`, `items`), added up over every time the step ran.
+    private func counts(
+        _ kind: WorkflowTestFailure.Kind, _ noun: String, _ expected: [Located<String>: Int], in report: RunReport,
+        of count: (StepReport) -> Int?
+    ) -> WorkflowTestFailure? {
+        var details: [String] = []
+        var location: SourceLocation?
+        for (step, expected) in expected.sorted(by: { $0.key.location < $1.key.location }) {
+            let actual = report.steps.filter { $0.id == step.value }.reduce(0) { $0 + (count($1) ?? 0) }
+            guard actual != expected else { continue }
+            location = location ?? step.location
+            details.append("step \(step.value): expected \(Self.plural(expected, noun)), actual \(actual)")
+        }
+        return details.isEmpty ? nil : WorkflowTestFailure(kind, "\(noun)s differ", details: details, location: location)
+    }
 
     private func attempts(_ report: RunReport) -> WorkflowTestFailure? {
         var details: [String] = []

@@ -17,7 +17,9 @@ struct WorkflowTestDecoder: DiagnosingDecoder {
 
     static let topLevelKeys = ["flowrun-test", "workflow", "env", "inputs", "stubs", "mock", "cases"]
     static let caseKeys = ["name", "inputs", "env", "stubs", "mock", "runs", "expect"]
-    static let expectKeys = ["outcome", "outputs", "outputs-exact", "calls", "attempts", "steps", "elapsed"]
+    static let expectKeys = [
+        "outcome", "outputs", "outputs-exact", "calls", "attempts", "iterations", "items", "steps", "elapsed",
+    ]
     static let failureKeys = ["kind", "step", "status", "message"]
     static let callKeys = MockStubDecoder.matchKeys + ["step"]
     static let outcomes = ["success", "failure"]
@@ -174,18 +176,9 @@ struct WorkflowTestDecoder: DiagnosingDecoder {
             }
         }
         if let node = fields["calls"] { expectation.calls = calls(node) }
-        if let node = fields["attempts"] {
-            for entry in namedEntries(node, "'attempts'", diagnostics: &diagnostics) ?? [] {
-                guard case .int(let count)? = entry.value.scalar?.value, count >= 0 else {
-                    report(.typeMismatch,
-                           "expected the attempts of step '\(entry.name.value)' to be a number, "
-                               + "found \(entry.value.kindDescription)",
-                           entry.value)
-                    continue
-                }
-                expectation.attempts[entry.name] = count
-            }
-        }
+        if let node = fields["attempts"] { expectation.attempts = stepCounts(node, "attempts") }
+        if let node = fields["iterations"] { expectation.iterations = stepCounts(node, "iterations") }
+        if let node = fields["items"] { expectation.items = stepCounts(node, "items") }
         if let node = fields["steps"] {
             for entry in namedEntries(node, "'steps'", diagnostics: &diagnostics) ?? [] {
                 guard let text = string(entry.value, "the status of step '\(entry.name.value)'") else { continue }
@@ -297,6 +290,22 @@ struct WorkflowTestDecoder: DiagnosingDecoder {
             calls.append(call)
         }
         return calls
+    }
+
+    /// A mapping of step ids to counts (`attempts`, `iterations`, `items`), each a whole number from 0.
+    private mutating func stepCounts(_ node: YAMLNode, _ what: String) -> [Located<String>: Int] {
+        var counts: [Located<String>: Int] = [:]
+        for entry in namedEntries(node, "'\(what)'", diagnostics: &diagnostics) ?? [] {
+            guard case .int(let count)? = entry.value.scalar?.value, count >= 0 else {
+                report(.typeMismatch,
+                       "expected the \(what) of step '\(entry.name.value)' to be a number, "
+                           + "found \(entry.value.kindDescription)",
+                       entry.value)
+                continue
+            }
+            counts[entry.name] = count
+        }
+        return counts
     }
 
     /// Records the ``ValueMatcher``s in an expected value, by JSON pointer. `!same` compares attempts, which

@@ -10,6 +10,8 @@ public import FlowCore
 ///   outputs: { username: ada }          # a subset; `outputs-exact:` for exactly these
 ///   calls: [GET /user, POST /oauth/token, { method: GET, path: /user, headers: { Authorization: Bearer fresh } }]
 ///   attempts: { user: 1 }               # attempts per step, over every run of the step
+///   iterations: { poll: 3 }             # iterations (pages) of a repeat or paginate step
+///   items: { details: 12 }              # items of a forEach step
 ///   steps: { transactions: recovered }  # each step's last status
 ///   elapsed: 1.4s                       # virtual time, exactly; or { min: 1s, max: 2s }
 /// ```
@@ -118,6 +120,10 @@ public struct WorkflowTestExpectation: Sendable {
     public var calls: [Call]?
     /// The number of attempts of each listed step, added up over every time it ran (a `goto` can run a step again).
     public var attempts: [Located<String>: Int]
+    /// The number of iterations (pages) of each listed `repeat` or `paginate` step, added up over every time it ran.
+    public var iterations: [Located<String>: Int] = [:]
+    /// The number of items of each listed `forEach` step, added up over every time it ran.
+    public var items: [Located<String>: Int] = [:]
     /// The status each listed step ended with, the last time it ran.
     public var steps: [Located<String>: StepReport.Status]
     /// The virtual time the run takes, if checked.

@@ -28,6 +28,10 @@ public struct WorkflowTestFailure: Sendable, Hashable, CustomStringConvertible {
         public static let calls = Kind("calls")
         /// A step made a different number of attempts.
         public static let attempts = Kind("attempts")
+        /// A `repeat` or `paginate` step ran a different number of iterations.
+        public static let iterations = Kind("iterations")
+        /// A `forEach` step had a different number of items.
+        public static let items = Kind("items")
         /// A step ended with a different status.
         public static let steps = Kind("steps")
         /// The run took a different virtual time.

@@ -6,7 +6,9 @@ extension WorkflowTestFile {
     ///
     /// - An output under `outputs` or `outputs-exact` that the workflow does not declare (an `end` rule can
     ///   only set declared outputs).
-    /// - A step, under `outcome.failure.step`, `attempts`, `steps` or a call's `step`, that the workflow lacks.
+    /// - A step, under `outcome.failure.step`, `attempts`, `iterations`, `items`, `steps` or a call's `step`,
+    ///   that the workflow lacks; under `iterations` a step without `repeat` or `paginate`, under `items` one
+    ///   without `forEach`.
     /// - A stub written in this file that no request of the workflow can reach: in no case that has
     ///   it do its method and path pattern match a step's method and path template. A template's
     ///   `{$…}` segment matches any segment; a server URL is read with the case's `env` and `inputs`,
@@ -41,6 +43,23 @@ extension WorkflowTestFile {
             }
             if case .failure(let failure) = expectation.outcome, let step = failure.step { checkStep(step) }
             expectation.attempts.keys.forEach(checkStep)
+            for step in expectation.iterations.keys {
+                checkStep(step)
+                if let planned = plan.step(step.value), planned.step.repetition == nil, planned.step.pagination == nil {
+                    diagnostics.append(Diagnostic(
+                        .error, .invalidValue,
+                        "step '\(step.value)' has no 'repeat' or 'paginate', so it has no iterations to count",
+                        at: step.location))
+                }
+            }
+            for step in expectation.items.keys {
+                checkStep(step)
+                if let planned = plan.step(step.value), planned.step.forEach == nil {
+                    diagnostics.append(Diagnostic(
+                        .error, .invalidValue, "step '\(step.value)' has no 'forEach', so it has no items to count",
+                        at: step.location))
+                }
+            }
             expectation.steps.keys.forEach(checkStep)
             for call in expectation.calls ?? [] { call.step.map(checkStep) }
         }

@@ -53,8 +53,12 @@ final class RunPrinter: RunObserver {
             line += "  skipped" + (step.skipReason.map { ": \($0)" } ?? "")
         } else {
             line += "  \(Self.format(step.duration))"
+            let attempts = "\(step.attempts.count) attempt\(step.attempts.count == 1 ? "" : "s")"
             if let count = step.itemCount {
-                line += "  (\(count) item\(count == 1 ? "" : "s"), \(step.attempts.count) attempt\(step.attempts.count == 1 ? "" : "s"))"
+                line += "  (\(count) item\(count == 1 ? "" : "s"), \(attempts))"
+            } else if let count = step.iterationCount {
+                let unit = step.loop?.unit ?? "iteration"
+                line += "  (\(count) \(unit)\(count == 1 ? "" : "s"), \(attempts))"
             } else if step.attempts.count > 1 {
                 line += "  (\(step.attempts.count) attempts)"
             }

@@ -34,6 +34,7 @@ enum RunReportJSON {
                 ]
                 if let status = attempt.status { entry["status"] = .int(status) }
                 if let item = attempt.item { entry["item"] = .int(item) }
+                if let iteration = attempt.iteration { entry["iteration"] = .int(iteration) }
                 if !attempt.redirects.isEmpty {
                     entry["redirects"] = .array(
                         attempt.redirects.map { ["status": .int($0.status), "url": .string($0.url)] })
@@ -54,6 +55,8 @@ enum RunReportJSON {
         if let requester = step.refreshFor { entry["refreshFor"] = .string(requester) }
         if let reason = step.skipReason { entry["skipReason"] = .string(reason) }
         if let count = step.itemCount { entry["itemCount"] = .int(count) }
+        if let count = step.iterationCount { entry["iterationCount"] = .int(count) }
+        if let loop = step.loop { entry["loop"] = .string(loop.rawValue) }
         return .object(entry)
     }
 
