@@ -56,11 +56,14 @@ extension WorkflowTestFile {
     /// A stub is reachable when, in some case that has it, some step's request can match it: the
     /// case's `env` and `inputs` give the server URLs, so their path prefixes are known.
     private func unreachableStubs(_ plan: Plan) -> [Diagnostic] {
-        let steps = plan.steps + plan.compensations.keys.sorted().compactMap { plan.compensations[$0] }
+        let steps = Self.requestSteps(of: plan, called: false)
         var reachable = Set<SourceLocation>()
         var unreached: [(stub: MockStub, shapes: [RequestShape])] = []
         for testCase in cases {
-            let shapes = steps.map { RequestShape($0, environment: testCase.environment, inputs: testCase.inputs) }
+            // A called workflow's server URLs read its own inputs, which the case does not give.
+            let shapes = steps.map {
+                RequestShape($0.step, environment: testCase.environment, inputs: $0.called ? [:] : testCase.inputs)
+            }
             for stub in testCase.stubs.stubs {
                 guard let location = stub.location, location.path == path, !reachable.contains(location) else {
                     continue
@@ -82,6 +85,16 @@ extension WorkflowTestFile {
                 .error, .unreachable,
                 "\(label) can never answer: no step of the workflow sends \(request); the steps send \(sent)",
                 at: stub.location)
+        }
+    }
+}
+
+extension WorkflowTestFile {
+    /// The steps of `plan` that send requests, with those of the workflows its `workflow:` steps call (`called`).
+    fileprivate static func requestSteps(of plan: Plan, called: Bool) -> [(step: PlannedStep, called: Bool)] {
+        let steps = plan.steps + plan.compensations.keys.sorted().compactMap { plan.compensations[$0] }
+        return steps.flatMap { planned in
+            planned.subWorkflow.map { requestSteps(of: $0, called: true) } ?? [(planned, called)]
         }
     }
 }

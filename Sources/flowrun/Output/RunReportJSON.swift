@@ -54,6 +54,10 @@ enum RunReportJSON {
         if let requester = step.refreshFor { entry["refreshFor"] = .string(requester) }
         if let reason = step.skipReason { entry["skipReason"] = .string(reason) }
         if let count = step.itemCount { entry["itemCount"] = .int(count) }
+        if let workflow = step.workflow {
+            entry["workflow"] = .string(workflow)
+            entry["subSteps"] = .array(step.subSteps.map(encode))
+        }
         return .object(entry)
     }
 
