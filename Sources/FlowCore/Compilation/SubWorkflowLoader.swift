@@ -29,10 +29,21 @@ final class SubWorkflowLoader {
     /// The path of the file that `written` names in the file at `callerPath`: relative to the caller's
     /// directory unless absolute, with `.` and `..` segments resolved.
     static func resolve(_ written: String, from callerPath: String) -> String {
-        if written.hasPrefix("/") { return (written as NSString).standardizingPath }
         let directory = (callerPath as NSString).deletingLastPathComponent
-        let joined = directory.isEmpty ? written : (directory as NSString).appendingPathComponent(written)
-        return (joined as NSString).standardizingPath
+        let joined = written.hasPrefix("/") || directory.isEmpty
+            ? written : (directory as NSString).appendingPathComponent(written)
+        // Lexically, as the user would write it: `flows/./a.yaml` is `flows/a.yaml`, `flows/../a.yaml` is
+        // `a.yaml`; a `..` that climbs above the start is kept.
+        var parts: [Substring] = []
+        for part in joined.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case ".." where !parts.isEmpty && parts.last != "..": parts.removeLast()
+            default: parts.append(part)
+            }
+        }
+        let path = parts.joined(separator: "/")
+        return joined.hasPrefix("/") ? "/" + path : (path.isEmpty ? "." : path)
     }
 
     /// The file's absolute path with symbolic links resolved, which names one file whatever path reached it.
