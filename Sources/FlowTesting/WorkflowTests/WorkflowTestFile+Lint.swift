@@ -21,8 +21,10 @@ extension WorkflowTestFile {
         // A catch rule's `end` may only set declared outputs (the compiler checks), so these are all there are.
         let outputs = plan.workflow.outputs.map(\.name.value)
         let steps = plan.steps.map(\.id) + plan.compensations.values.map(\.id)
-        func checkStep(_ step: Located<String>) {
-            guard !steps.contains(step.value) else { return }
+        // A call's `step` may also name a step of a workflow that a `workflow:` step calls: it sent the request.
+        let calledSteps = Self.requestSteps(of: plan, called: false).filter(\.called).map(\.step.id)
+        func checkStep(_ step: Located<String>, orCalled: Bool = false) {
+            guard !steps.contains(step.value), !(orCalled && calledSteps.contains(step.value)) else { return }
             diagnostics.append(Diagnostic(
                 .error, .unknownStep,
                 "the workflow has no step '\(step.value)'\(Suggestion.didYouMean(step.value, in: steps))",
@@ -40,9 +42,9 @@ extension WorkflowTestFile {
                 }
             }
             if case .failure(let failure) = expectation.outcome, let step = failure.step { checkStep(step) }
-            expectation.attempts.keys.forEach(checkStep)
-            expectation.steps.keys.forEach(checkStep)
-            for call in expectation.calls ?? [] { call.step.map(checkStep) }
+            expectation.attempts.keys.forEach { checkStep($0) }
+            expectation.steps.keys.forEach { checkStep($0) }
+            for call in expectation.calls ?? [] { call.step.map { checkStep($0, orCalled: true) } }
         }
         diagnostics += unreachableStubs(plan)
         func place(_ diagnostic: Diagnostic) -> (Int, Int) {
