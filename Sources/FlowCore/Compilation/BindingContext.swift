@@ -26,12 +26,14 @@ enum BindingContext {
     case workflowOutputs
     /// The inline compensation request of a step, sent when the run fails after the step succeeded.
     case compensation(Step)
+    /// The values a `workflow:` step binds to the called workflow's inputs.
+    case workflowInputs(Step)
 
     /// The step whose dependencies grow when the template reads another step's outputs.
     var dependentStep: Step? {
         switch self {
         case .request(let step), .response(let step), .failureHandler(let step, _), .retryCondition(let step, _),
-            .stepCondition(let step), .loop(let step): step
+            .stepCondition(let step), .loop(let step), .workflowInputs(let step): step
         default: nil
         }
     }
@@ -67,6 +69,7 @@ enum BindingContext {
             step.pagination != nil ? "the 'paginate' of step '\(step.id.value)'" : "the 'repeat' of step '\(step.id.value)'"
         case .workflowOutputs: "the workflow outputs"
         case .compensation(let step): "the compensation of step '\(step.id.value)'"
+        case .workflowInputs(let step): "the inputs of step '\(step.id.value)'"
         }
     }
 }

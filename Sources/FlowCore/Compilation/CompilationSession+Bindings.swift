@@ -172,8 +172,10 @@ extension CompilationSession {
                 return nil
             }
             let outputs = outputTypes(of: stepID)
+            // A called workflow that does not compile has been reported where the step names it.
+            if target.call != nil, calleePlan(of: target) == nil { return nil }
             guard let type = outputs[output] else {
-                let names = target.outputs.map(\.name.value)
+                let names = outputNames(of: target)
                 error(.unknownReference,
                       "step '\(stepID)' has no output '\(output)'\(Suggestion.didYouMean(output, in: names))\(names.isEmpty ? "; it declares no outputs" : "")",
                       at: nameLocation)

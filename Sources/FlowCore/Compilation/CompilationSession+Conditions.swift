@@ -15,7 +15,7 @@ extension CompilationSession {
         let declared = outputTypes(of: step.id.value)
         for binding in step.otherwise {
             guard let outputType = declared[binding.name.value] else {
-                let names = step.outputs.map(\.name.value)
+                let names = outputNames(of: step)
                 error(.unknownReference,
                       "'else' gives output '\(binding.name.value)', which step '\(step.id.value)' does not declare"
                           + Suggestion.didYouMean(binding.name.value, in: names),

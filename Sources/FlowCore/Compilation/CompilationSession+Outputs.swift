@@ -28,7 +28,7 @@ extension CompilationSession {
         }
         switch rule.action {
         case .fallback(let bindings):
-            let declared = step.map { Set($0.outputs.map(\.name.value)) }
+            let declared = step.map { Set(outputNames(of: $0)) }
             for binding in bindings {
                 if let step, let declared, !declared.contains(binding.name.value) {
                     error(.unknownReference,
@@ -65,7 +65,8 @@ extension CompilationSession {
             if !seen.insert(output.name.value).inserted {
                 error(.duplicateName, "duplicate workflow output '\(output.name.value)'", at: output.name.location)
             }
-            _ = checkTemplate(output.value, in: .workflowOutputs, placement: .value, at: output.name.location)
+            let type = checkTemplate(output.value, in: .workflowOutputs, placement: .value, at: output.name.location)
+            if let type { workflowOutputTypes[output.name.value] = type }
         }
     }
 

@@ -4,6 +4,11 @@ extension CompilationSession {
     mutating func outputTypes(of stepID: String) -> [String: JSONSchema?] {
         if let memo = outputTypeMemo[stepID] { return memo }
         guard let step = stepsByID[stepID] else { return [:] }
+        if step.call != nil {
+            let types = calleeOutputTypes(of: step)
+            outputTypeMemo[stepID] = types
+            return types
+        }
         if outputTypesInProgress.contains(stepID) {
             // Outputs that read each other in a circle: the cycle is reported by the dependency check.
             return Dictionary(step.outputs.map { ($0.name.value, nil) }, uniquingKeysWith: { a, _ in a })
@@ -26,6 +31,12 @@ extension CompilationSession {
         }
         outputTypeMemo[stepID] = types
         return types
+    }
+
+    /// The names of a step's outputs: those it declares, in file order, or a `workflow:` step's, which are the
+    /// called workflow's.
+    mutating func outputNames(of step: Step) -> [String] {
+        step.call == nil ? step.outputs.map(\.name.value) : outputTypes(of: step.id.value).keys.sorted()
     }
 
     /// Checks the bindings of a request: path, query, headers and body.
@@ -85,16 +96,7 @@ extension CompilationSession {
             }
             seenStatuses[response.status.value] = response.status.location
         }
-        for name in step.after {
-            if stepsByID[name.value] == nil {
-                error(.unknownStep, "unknown step '\(name.value)'\(Suggestion.didYouMean(name.value, in: stepsByID.keys))",
-                      at: name.location)
-            } else if name.value == step.id.value {
-                error(.dependencyCycle, "step '\(name.value)' cannot run after itself", at: name.location)
-            } else {
-                dependencies[step.id.value, default: []].append(name)
-            }
-        }
+        checkAfter(of: step)
 
         // What a step takes from `defaults` was resolved (and reported) once, where `defaults` names it.
         let serverName = step.server ?? workflow.defaults.server
@@ -120,6 +122,20 @@ extension CompilationSession {
         return PlannedStep(
             step: step, dependencies: [], server: server, interceptors: interceptors, policy: policy,
             dispatcher: dispatcher, outputTypes: outputs)
+    }
+
+    /// Checks the steps `after:` names and orders `step` after them.
+    mutating func checkAfter(of step: Step) {
+        for name in step.after {
+            if stepsByID[name.value] == nil {
+                error(.unknownStep, "unknown step '\(name.value)'\(Suggestion.didYouMean(name.value, in: stepsByID.keys))",
+                      at: name.location)
+            } else if name.value == step.id.value {
+                error(.dependencyCycle, "step '\(name.value)' cannot run after itself", at: name.location)
+            } else {
+                dependencies[step.id.value, default: []].append(name)
+            }
+        }
     }
 
     /// Refuses a path written with a `.` or `..` segment (`/echo/../tail`): servers resolve it away, so the

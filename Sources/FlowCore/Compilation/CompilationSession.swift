@@ -41,8 +41,16 @@ struct CompilationSession {
     /// The type of `$item` of each `forEach` step, worked out once.
     var itemTypeMemo: [String: JSONSchema?] = [:]
 
-    init(workflow: Workflow) {
+    /// Reads and compiles the files that `workflow:` steps call.
+    let subWorkflows: SubWorkflowLoader
+    /// What each `workflow:` step's call gave, by step id: the called plan, or `nil` after reporting why not.
+    var calleeMemo: [String: Plan?] = [:]
+    /// The static type of each workflow output, filled by ``checkWorkflowOutputs()``.
+    var workflowOutputTypes: [String: JSONSchema] = [:]
+
+    init(workflow: Workflow, subWorkflows: SubWorkflowLoader) {
         self.workflow = workflow
+        self.subWorkflows = subWorkflows
         var types: [String: JSONSchema] = [:]
         for type in workflow.types { types[type.name.value] = type.schema }
         self.navigator = SchemaNavigator(types: types)
@@ -77,7 +85,7 @@ struct CompilationSession {
         for step in workflow.steps { _ = outputTypes(of: step.id.value) }
         var planned: [String: PlannedStep] = [:]
         for step in workflow.steps where planned[step.id.value] == nil {
-            planned[step.id.value] = checkStep(step)
+            planned[step.id.value] = step.call.map { checkWorkflowCall(step, $0) } ?? checkStep(step)
         }
         checkCatchRules()
         checkWorkflowOutputs()
@@ -89,7 +97,7 @@ struct CompilationSession {
         for index in steps.indices { steps[index].dependencies = dependencyIDs(of: steps[index].id) }
         return Plan(
             workflow: workflow, steps: steps, types: navigator.types, compensations: compensations,
-            warnings: diagnostics.filter { $0.severity == .warning })
+            outputTypes: workflowOutputTypes, warnings: diagnostics.filter { $0.severity == .warning })
     }
 
     // MARK: Declarations

@@ -16,6 +16,7 @@ public struct Plan: Sendable {
         let types: [String: JSONSchema]
         let warnings: [Diagnostic]
         let compensations: [String: PlannedStep]
+        let outputTypes: [String: JSONSchema]
         let validator: JSONSchemaValidator
         let secretInputs: Set<String>
         let secretEnvironment: Set<String>
@@ -25,12 +26,13 @@ public struct Plan: Sendable {
 
         init(
             workflow: Workflow, steps: [PlannedStep], types: [String: JSONSchema],
-            compensations: [String: PlannedStep], warnings: [Diagnostic]
+            compensations: [String: PlannedStep], outputTypes: [String: JSONSchema], warnings: [Diagnostic]
         ) {
             self.workflow = workflow
             self.steps = steps
             self.types = types
             self.compensations = compensations
+            self.outputTypes = outputTypes
             self.warnings = warnings
             self.validator = JSONSchemaValidator(types: types, formats: workflow.validation.formats)
             let secretInputs = Plan.secretInputs(of: workflow, types: types)
@@ -56,6 +58,9 @@ public struct Plan: Sendable {
     public var warnings: [Diagnostic] { storage.warnings }
     /// What undoes each step that declares `compensate:`, by step id: an on-demand step or a planned inline request.
     package var compensations: [String: PlannedStep] { storage.compensations }
+    /// The statically known type of each workflow output, by name; absent when unknown. Its `$ref`s name
+    /// ``types``.
+    package var outputTypes: [String: JSONSchema] { storage.outputTypes }
     /// The validator for the plan's types, shared by every run so compiled patterns are cached once.
     var validator: JSONSchemaValidator { storage.validator }
     /// The inputs whose values are secrets (`format: password`).
@@ -67,10 +72,11 @@ public struct Plan: Sendable {
 
     init(
         workflow: Workflow, steps: [PlannedStep], types: [String: JSONSchema],
-        compensations: [String: PlannedStep], warnings: [Diagnostic]
+        compensations: [String: PlannedStep], outputTypes: [String: JSONSchema] = [:], warnings: [Diagnostic]
     ) {
         storage = Storage(
-            workflow: workflow, steps: steps, types: types, compensations: compensations, warnings: warnings)
+            workflow: workflow, steps: steps, types: types, compensations: compensations, outputTypes: outputTypes,
+            warnings: warnings)
     }
 
     /// The planned step with the given id.
@@ -97,11 +103,13 @@ package struct PlannedStep: Sendable {
         let policy: Policy?
         let dispatcher: String
         let outputTypes: [String: JSONSchema]
+        let subWorkflow: Plan?
 
         init(
             step: Step, dependencies: [String], server: Server?, interceptors: [InterceptorDeclaration],
-            policy: Policy?, dispatcher: String, outputTypes: [String: JSONSchema]
+            policy: Policy?, dispatcher: String, outputTypes: [String: JSONSchema], subWorkflow: Plan?
         ) {
+            self.subWorkflow = subWorkflow
             self.step = step
             self.dependencies = dependencies
             self.server = server
@@ -116,11 +124,11 @@ package struct PlannedStep: Sendable {
 
     init(
         step: Step, dependencies: [String], server: Server?, interceptors: [InterceptorDeclaration],
-        policy: Policy?, dispatcher: String, outputTypes: [String: JSONSchema]
+        policy: Policy?, dispatcher: String, outputTypes: [String: JSONSchema], subWorkflow: Plan? = nil
     ) {
         storage = Storage(
             step: step, dependencies: dependencies, server: server, interceptors: interceptors, policy: policy,
-            dispatcher: dispatcher, outputTypes: outputTypes)
+            dispatcher: dispatcher, outputTypes: outputTypes, subWorkflow: subWorkflow)
     }
 
     /// The step as declared.
@@ -131,7 +139,7 @@ package struct PlannedStep: Sendable {
         set {
             storage = Storage(
                 step: step, dependencies: newValue, server: server, interceptors: interceptors, policy: policy,
-                dispatcher: dispatcher, outputTypes: outputTypes)
+                dispatcher: dispatcher, outputTypes: outputTypes, subWorkflow: subWorkflow)
         }
     }
     /// The server the request goes to; `nil` when the path is an absolute URL.
@@ -144,6 +152,8 @@ package struct PlannedStep: Sendable {
     package var dispatcher: String { storage.dispatcher }
     /// The statically known type of each output, by output name; absent when unknown.
     package var outputTypes: [String: JSONSchema] { storage.outputTypes }
+    /// For a `workflow:` step: the plan of the workflow it calls.
+    package var subWorkflow: Plan? { storage.subWorkflow }
 
     /// The step's id.
     package var id: String { storage.step.id.value }

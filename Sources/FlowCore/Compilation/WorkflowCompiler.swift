@@ -27,10 +27,17 @@ public struct WorkflowCompiler: Sendable {
     /// The limits the YAML loader enforces.
     public var loaderLimits: YAMLLoader.Limits
 
+    /// Reads the workflow files that `workflow:` steps call, by path (relative to the calling file's directory,
+    /// joined to it). Reads from disk with ``FileReader``, at most ``YAMLLoader/Limits/maxFileSize`` bytes;
+    /// replace it to compile workflows that live elsewhere (a bundle, a database, a test's memory).
+    public var readFile: @Sendable (_ path: String) -> Swift.Result<[UInt8], FlowError>
+
     /// Creates a compiler.
     /// - Parameter loaderLimits: The limits on file size, nesting depth and alias expansion.
     public init(loaderLimits: YAMLLoader.Limits = .default) {
         self.loaderLimits = loaderLimits
+        let limit = loaderLimits.maxFileSize
+        self.readFile = { path in FileReader.read(path, limit: limit) }
     }
 
     /// Loads, decodes and checks a workflow given as text.
@@ -48,6 +55,11 @@ public struct WorkflowCompiler: Sendable {
     ///   - path: The file's path, for locations.
     /// - Returns: The plan, if any, and every diagnostic.
     public func check(bytes: [UInt8], path: String) -> Result {
+        check(bytes: bytes, path: path, loader: SubWorkflowLoader(compiler: self, path: path))
+    }
+
+    /// Loads, decodes and checks a workflow, with the files its `workflow:` steps call read through `loader`.
+    func check(bytes: [UInt8], path: String, loader: SubWorkflowLoader) -> Result {
         let root: YAMLNode
         do {
             root = try YAMLLoader(limits: loaderLimits).load(bytes, path: path)
@@ -56,7 +68,7 @@ public struct WorkflowCompiler: Sendable {
         }
         var decoder = WorkflowDecoder()
         let workflow = decoder.decode(root, path: path)
-        return check(workflow, decodingDiagnostics: decoder.diagnostics)
+        return check(workflow, decodingDiagnostics: decoder.diagnostics, loader: loader)
     }
 
     /// Checks a decoded workflow.
@@ -65,7 +77,12 @@ public struct WorkflowCompiler: Sendable {
     ///   - decodingDiagnostics: What decoding it found, to be reported with the rest.
     /// - Returns: The plan, when there are no errors, and every diagnostic.
     package func check(_ workflow: Workflow, decodingDiagnostics: [Diagnostic] = []) -> Result {
-        var session = CompilationSession(workflow: workflow)
+        check(workflow, decodingDiagnostics: decodingDiagnostics,
+              loader: SubWorkflowLoader(compiler: self, path: workflow.path))
+    }
+
+    private func check(_ workflow: Workflow, decodingDiagnostics: [Diagnostic], loader: SubWorkflowLoader) -> Result {
+        var session = CompilationSession(workflow: workflow, subWorkflows: loader)
         session.diagnostics = decodingDiagnostics
         let plan = session.run()
         let diagnostics = session.diagnostics.sorted { lhs, rhs in

@@ -113,7 +113,7 @@ package struct WorkflowDecoder {
     static let stepKeys = [
         "id", "description", "server", "dispatcher", "on-demand", "request", "response", "outputs", "set",
         "interceptors", "policy", "idempotent", "idempotencyKey", "after", "on-error", "compensate", "if", "else",
-        "forEach", "maxConcurrency", "onItemFailure", "repeat", "paginate",
+        "forEach", "maxConcurrency", "onItemFailure", "repeat", "paginate", "workflow", "inputs",
     ]
 
     private mutating func steps(_ node: YAMLNode) -> [Step] {
@@ -127,37 +127,56 @@ package struct WorkflowDecoder {
 
     private mutating func step(_ node: YAMLNode) -> Step? {
         let label = node.mapping?.first { $0.key.scalar?.text == "id" }?.value.scalar.map { "step '\($0.text)'" }
-        guard let fields = reader(node, label ?? "a step", Self.stepKeys, required: ["id", "request"]),
-            let id = fields["id"].flatMap({ name($0, "a step id") }),
-            let requestNode = fields["request"], let request = request(requestNode, stepID: id.value)
+        let context = label ?? "a step"
+        guard let fields = reader(node, context, Self.stepKeys, required: ["id"]),
+            let id = fields["id"].flatMap({ name($0, "a step id") })
         else { return nil }
-        var step = Step(id: id, location: node.location, request: request)
-        step.description = fields["description"].flatMap { string($0, "'description'")?.value }
-        step.server = fields["server"].flatMap { name($0, "'server'") }
-        step.dispatcher = fields["dispatcher"].flatMap { name($0, "'dispatcher'") }
-        step.onDemand = fields["on-demand"].flatMap { bool($0, "'on-demand'") } ?? false
-        step.idempotent = fields["idempotent"].flatMap { bool($0, "'idempotent'") }
-        if let response = fields["response"] {
-            step.responses = responses(response, stepID: id.value)
-            step.parse = responseParsing(response)
+        var step: Step
+        if let workflowNode = fields["workflow"] {
+            guard let call = subWorkflowCall(fields, workflowNode, stepID: id.value) else { return nil }
+            step = Step(id: id, location: node.location, request: .placeholder(at: node.location))
+            step.call = call
+        } else {
+            guard let requestNode = fields["request"] else {
+                report(.missingKey,
+                       "\(context) is missing the required key 'request' (or 'workflow', to call another workflow file)",
+                       node)
+                return nil
+            }
+            if let inputs = fields["inputs"] {
+                report(.invalidValue,
+                       "'inputs' binds the inputs of a called workflow, but step '\(id.value)' has no 'workflow'",
+                       inputs, key: fields.keyNode("inputs"))
+            }
+            guard let request = request(requestNode, stepID: id.value) else { return nil }
+            step = Step(id: id, location: node.location, request: request)
+            step.server = fields["server"].flatMap { name($0, "'server'") }
+            step.dispatcher = fields["dispatcher"].flatMap { name($0, "'dispatcher'") }
+            step.onDemand = fields["on-demand"].flatMap { bool($0, "'on-demand'") } ?? false
+            step.idempotent = fields["idempotent"].flatMap { bool($0, "'idempotent'") }
+            if let response = fields["response"] {
+                step.responses = responses(response, stepID: id.value)
+                step.parse = responseParsing(response)
+            }
+            if let outputs = fields["outputs"] { step.outputs = bindings(outputs, "the outputs of step '\(id.value)'") }
+            if let set = fields["set"] { step.set = bindings(set, "'set' of step '\(id.value)'") }
+            step.interceptors = fields["interceptors"].map { nameList($0, "'interceptors'") }
+            step.policy = fields["policy"].flatMap { name($0, "'policy'") }
+            step.idempotencyKey = fields["idempotencyKey"].flatMap { bool($0, "'idempotencyKey'") } ?? false
+            step.forEach = forEach(fields, stepID: id.value)
+            if let node = fields["repeat"] { step.repetition = repetition(node, stepID: id.value) }
+            if let node = fields["paginate"] { step.pagination = pagination(node, stepID: id.value) }
+            if fields["repeat"] != nil, let node = fields["paginate"] {
+                report(.invalidValue,
+                       "step '\(id.value)' has both 'repeat' and 'paginate'; paginate is a loop of its own", node,
+                       key: fields.keyNode("paginate"))
+            }
         }
-        if let outputs = fields["outputs"] { step.outputs = bindings(outputs, "the outputs of step '\(id.value)'") }
-        if let set = fields["set"] { step.set = bindings(set, "'set' of step '\(id.value)'") }
-        step.interceptors = fields["interceptors"].map { nameList($0, "'interceptors'") }
-        step.policy = fields["policy"].flatMap { name($0, "'policy'") }
+        step.description = fields["description"].flatMap { string($0, "'description'")?.value }
         step.after = fields["after"].map { nameList($0, "'after'") } ?? []
-        step.idempotencyKey = fields["idempotencyKey"].flatMap { bool($0, "'idempotencyKey'") } ?? false
         if let node = fields["on-error"] { step.onError = catchRules(node, context: "'on-error'", stepScoped: true) }
         if let node = fields["compensate"] { step.compensation = compensation(node, stepID: id.value) }
         if let node = fields["if"] { step.condition = condition(node) }
-        step.forEach = forEach(fields, stepID: id.value)
-        if let node = fields["repeat"] { step.repetition = repetition(node, stepID: id.value) }
-        if let node = fields["paginate"] { step.pagination = pagination(node, stepID: id.value) }
-        if fields["repeat"] != nil, let node = fields["paginate"] {
-            report(.invalidValue,
-                   "step '\(id.value)' has both 'repeat' and 'paginate'; paginate is a loop of its own", node,
-                   key: fields.keyNode("paginate"))
-        }
         if let node = fields["else"] {
             step.otherwise = bindings(node, "'else' of step '\(id.value)'")
             if fields["if"] == nil {

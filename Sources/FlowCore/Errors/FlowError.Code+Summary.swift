@@ -32,6 +32,7 @@ extension FlowError.Code {
         bindingTypeMismatch.name: "A binding reads a value whose declared type cannot flow where it is bound.",
         maybeSkipped.name: "A binding reads an output of a step that its 'if' may skip, with no 'else' value for it.",
         dependencyCycle.name: "Steps depend on each other in a cycle.",
+        subWorkflow.name: "A 'workflow:' step calls a file that cannot be read, has errors, or calls back into the caller.",
         duplicateName.name: "Two declarations share one name.",
         unused.name: "A declaration is never used.",
         unreachable.name: "A step can never run.",

@@ -59,6 +59,8 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
         public static let maybeSkipped = Code("maybe-skipped")
         /// Steps depend on each other in a cycle.
         public static let dependencyCycle = Code("dependency-cycle")
+        /// A `workflow:` step calls a file that cannot be read, has errors, or calls back into the caller.
+        public static let subWorkflow = Code("sub-workflow")
         /// Two declarations share one name.
         public static let duplicateName = Code("duplicate-name")
         /// A declaration is never used (a warning).

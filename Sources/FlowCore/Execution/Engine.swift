@@ -133,7 +133,9 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
             runID: runID,
             workflow: plan.workflow.name ?? plan.workflow.path,
             outcome: outcome.error.map { .failed($0) } ?? .succeeded,
-            outputs: outcome.error == nil ? outcome.outputs : [:],
+            // Workflow outputs are redacted like step outputs: a secret, or a server's echo of one, never
+            // reaches the report in clear.
+            outputs: outcome.error == nil ? run.redactor.redact(.object(outcome.outputs)).objectValue ?? [:] : [:],
             steps: run.reports,
             duration: start.duration(to: engineClock.now),
             redactor: run.redactor)

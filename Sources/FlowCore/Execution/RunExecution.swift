@@ -18,7 +18,8 @@ struct RunExecution: Sendable {
     /// `oldValue` would copy the whole array at every append: quadratic in the number of steps.)
     private(set) var reports: [StepReport] = []
     /// The run's redactor: every secret the run knows, for its report and whatever else describes the run.
-    let redactor = SecretRedactor()
+    /// A called workflow's run shares its caller's, so that the caller's report hides the callee's secrets too.
+    let redactor: SecretRedactor
 
     /// Adds finished steps' reports, in order, and tells the observer.
     private mutating func record(contentsOf finished: [StepReport]) {
@@ -33,8 +34,9 @@ struct RunExecution: Sendable {
 
     init(
         engine: EngineSettings, plan: Plan, start: EngineClock.Instant, observer: (any RunObserver)?,
-        tracer: RunTracer
+        tracer: RunTracer, redactor: SecretRedactor = SecretRedactor()
     ) {
+        self.redactor = redactor
         self.engine = engine
         self.plan = plan
         self.start = start
@@ -42,7 +44,7 @@ struct RunExecution: Sendable {
         self.tracer = tracer
     }
 
-    /// The workflow outputs, or the error the run failed with.
+    /// The workflow outputs (not redacted: a calling workflow reads them), or the error the run failed with.
     struct Outcome {
         var outputs: [String: JSONValue] = [:]
         var error: FlowError?
@@ -61,6 +63,7 @@ struct RunExecution: Sendable {
             let preflight = RunPreflight(plan: plan, engine: engine)
             environment = try preflight.environment(from: processEnvironment)
             try preflight.checkRegistrations()
+            try preflight.checkCalledWorkflows(environment: processEnvironment)
         } catch {
             return Outcome(error: error)
         }
@@ -92,7 +95,8 @@ struct RunExecution: Sendable {
             builder: RequestBuilder(plan: plan, validator: validator), validator: validator, redactor: redactor,
             coordinator: RefreshCoordinator(), runStart: start, unixTime: engine.unixTime, jitter: engine.jitter,
             secretVariables: secretVariables, nestedReports: nested, circuitBreakers: engine.circuitBreakers,
-            tracer: tracer, decoding: ResponseDecoding(parsers: engine.parsers))
+            tracer: tracer, decoding: ResponseDecoding(parsers: engine.parsers),
+            nestedRuns: NestedRunContext(engine: engine, environment: processEnvironment))
         var outcome = await schedule(runner: runner, scope: scope)
         if outcome.error == nil && !outcome.endedEarly {
             scope.stepOutputs = completedOutputs
@@ -107,11 +111,6 @@ struct RunExecution: Sendable {
                     break
                 }
             }
-        }
-        // Workflow outputs are redacted like step outputs: a secret, or a server's echo of one, never
-        // reaches the report in clear.
-        if !outcome.outputs.isEmpty {
-            outcome.outputs = redactor.redact(.object(outcome.outputs)).objectValue ?? outcome.outputs
         }
         // A failed run undoes what it did; a cancelled one stops at once.
         if var error = outcome.error, error.code != .cancelled {

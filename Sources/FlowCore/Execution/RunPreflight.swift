@@ -39,7 +39,7 @@ struct RunPreflight {
     func checkRegistrations() throws(FlowError) {
         let steps = plan.steps + plan.compensations.keys.sorted().compactMap { plan.compensations[$0] }
         var checkedInterceptors: Set<String> = []
-        for planned in steps {
+        for planned in steps where planned.subWorkflow == nil {
             let name = engine.dispatcherOverride ?? planned.dispatcher
             if engine.dispatchers[name] == nil {
                 throw Self.unregistered(
@@ -68,6 +68,28 @@ struct RunPreflight {
 
     /// The error for `name`, which is not among the `registered` names: what is missing, the nearest registered
     /// name, every registered one, and where to register it.
+    /// Runs the preflight of every workflow that a `workflow:` step calls, and of those they call, so that a
+    /// run that cannot succeed sends nothing: their environment variables set, their dispatchers,
+    /// interceptors and parsers registered.
+    /// - Parameter given: The process environment the run was given.
+    /// - Throws: The first problem, located in the called file, its message naming the file.
+    func checkCalledWorkflows(environment given: [String: String]) throws(FlowError) {
+        for planned in plan.steps {
+            guard let callee = planned.subWorkflow else { continue }
+            let preflight = RunPreflight(plan: callee, engine: engine)
+            do {
+                _ = try preflight.environment(from: given)
+                try preflight.checkRegistrations()
+                try preflight.checkCalledWorkflows(environment: given)
+            } catch {
+                var error = error
+                error.message = "workflow '\(planned.step.call?.path.value ?? callee.workflow.path)' (step "
+                    + "'\(planned.id)'): \(error.message)"
+                throw error
+            }
+        }
+    }
+
     private static func unregistered(
         _ problem: String, _ name: String, among registered: [String], hint: String, at location: SourceLocation?
     ) -> FlowError {

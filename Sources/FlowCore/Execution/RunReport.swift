@@ -95,6 +95,11 @@ public struct StepReport: Sendable {
             }
         }
     }
+    /// For a `workflow:` step: the called file, as the step names it.
+    public var workflow: String?
+    /// For a `workflow:` step: the reports of the called workflow's steps, in the order they finished (empty
+    /// when its run stopped before its first step, such as for invalid inputs).
+    public var subSteps: [StepReport] = []
 }
 
 /// One attempt of a step.

@@ -22,6 +22,8 @@ struct StepRunner: Sendable {
     let circuitBreakers: CircuitBreakers
     let tracer: RunTracer
     let decoding: ResponseDecoding
+    /// What a `workflow:` step needs to run the workflow it calls.
+    let nestedRuns: NestedRunContext
 
     /// Runs `planned` in `scope`, in a `flowrun.step` span.
     /// - Parameters:
@@ -32,7 +34,9 @@ struct StepRunner: Sendable {
         await tracer.withSpan("flowrun.step", ofKind: .internal) { span in
             logger.debug("step started", metadata: ["step": "\(planned.id)"])
             let result =
-                if let forEach = planned.step.forEach, scope.item == nil {
+                if let callee = planned.subWorkflow {
+                    await runSubWorkflow(planned, callee, scope: scope)
+                } else if let forEach = planned.step.forEach, scope.item == nil {
                     await runItems(of: planned, forEach, scope: scope, span: span)
                 } else if planned.step.repetition != nil || planned.step.pagination != nil {
                     await runIterations(of: planned, scope: scope, span: span)

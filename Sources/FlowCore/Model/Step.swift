@@ -12,7 +12,7 @@ package struct Step: Sendable {
     package var dispatcher: Located<String>?
     /// When `true`, the step runs only when an interceptor or a `catch` rule runs it.
     package var onDemand: Bool
-    /// The request to send.
+    /// The request to send. For a `workflow:` step (``call`` set) an empty `GET` that is never sent.
     package var request: Request
     /// The declared response types by status, in file order.
     package var responses: [ResponseCase]
@@ -47,6 +47,8 @@ package struct Step: Sendable {
     package var repetition: Repetition?
     /// `paginate:`: the request fetches page after page of a list, collecting array outputs.
     package var pagination: Pagination?
+    /// `workflow:`: the step runs another workflow file instead of sending ``request``.
+    package var call: SubWorkflowCall?
 
     /// Creates a step.
     /// - Parameters:

@@ -390,7 +390,9 @@ extension PlanGraph {
         /// The lines a step's node shows under its id.
         private static func details(of planned: PlannedStep, in plan: Plan) -> [String] {
             let request = planned.step.request
-            var lines = ["\(request.method.value) \(text(of: request.path))"]
+            // A `workflow:` step sends nothing itself: its node names the file it runs.
+            var lines = [planned.step.call.map { "workflow: \($0.path.value)" }
+                ?? "\(request.method.value) \(text(of: request.path))"]
             if let condition = planned.step.condition { lines.append("if: \(condition.text)") }
             if !planned.interceptors.isEmpty {
                 lines.append("interceptors: " + planned.interceptors.map(\.name.value).joined(separator: " → "))
@@ -408,7 +410,7 @@ extension PlanGraph {
                 if policy.circuitBreaker != nil { traits.append("circuit breaker") }
                 lines.append("policy: \(policy.name.value)" + (traits.isEmpty ? "" : " (\(traits.joined(separator: ", ")))"))
             }
-            if planned.dispatcher != "http" {
+            if planned.dispatcher != "http" && planned.subWorkflow == nil {
                 lines.append("dispatcher: \(planned.dispatcher)")
             }
             return lines
@@ -428,7 +430,8 @@ extension PlanGraph {
         /// Every template of a step that may read another step's outputs or a var, which are
         /// exactly the ones the compiler records dependencies for.
         private static func templates(of step: Step) -> [ValueTemplate] {
-            step.request.templates + step.outputs.map(\.value) + step.set.map(\.value)
+            let inputs: [ValueTemplate] = step.call?.inputs.map(\.value) ?? []
+            return step.request.templates + step.outputs.map(\.value) + step.set.map(\.value) + inputs
         }
 
         /// The step outputs that templates read, grouped by step in first-mention order.

@@ -23,8 +23,10 @@ extension WorkflowTestFile {
         // A catch rule's `end` may only set declared outputs (the compiler checks), so these are all there are.
         let outputs = plan.workflow.outputs.map(\.name.value)
         let steps = plan.steps.map(\.id) + plan.compensations.values.map(\.id)
-        func checkStep(_ step: Located<String>) {
-            guard !steps.contains(step.value) else { return }
+        // A call's `step` may also name a step of a workflow that a `workflow:` step calls: it sent the request.
+        let calledSteps = Self.requestSteps(of: plan, called: false).filter(\.called).map(\.step.id)
+        func checkStep(_ step: Located<String>, orCalled: Bool = false) {
+            guard !steps.contains(step.value), !(orCalled && calledSteps.contains(step.value)) else { return }
             diagnostics.append(Diagnostic(
                 .error, .unknownStep,
                 "the workflow has no step '\(step.value)'\(Suggestion.didYouMean(step.value, in: steps))",
@@ -42,7 +44,7 @@ extension WorkflowTestFile {
                 }
             }
             if case .failure(let failure) = expectation.outcome, let step = failure.step { checkStep(step) }
-            expectation.attempts.keys.forEach(checkStep)
+            expectation.attempts.keys.forEach { checkStep($0) }
             for step in expectation.iterations.keys {
                 checkStep(step)
                 if let planned = plan.step(step.value), planned.step.repetition == nil, planned.step.pagination == nil {
@@ -60,8 +62,8 @@ extension WorkflowTestFile {
                         at: step.location))
                 }
             }
-            expectation.steps.keys.forEach(checkStep)
-            for call in expectation.calls ?? [] { call.step.map(checkStep) }
+            expectation.steps.keys.forEach { checkStep($0) }
+            for call in expectation.calls ?? [] { call.step.map { checkStep($0, orCalled: true) } }
         }
         diagnostics += unreachableStubs(plan)
         func place(_ diagnostic: Diagnostic) -> (Int, Int) {
@@ -75,11 +77,14 @@ extension WorkflowTestFile {
     /// A stub is reachable when, in some case that has it, some step's request can match it: the
     /// case's `env` and `inputs` give the server URLs, so their path prefixes are known.
     private func unreachableStubs(_ plan: Plan) -> [Diagnostic] {
-        let steps = plan.steps + plan.compensations.keys.sorted().compactMap { plan.compensations[$0] }
+        let steps = Self.requestSteps(of: plan, called: false)
         var reachable = Set<SourceLocation>()
         var unreached: [(stub: MockStub, shapes: [RequestShape])] = []
         for testCase in cases {
-            let shapes = steps.map { RequestShape($0, environment: testCase.environment, inputs: testCase.inputs) }
+            // A called workflow's server URLs read its own inputs, which the case does not give.
+            let shapes = steps.map {
+                RequestShape($0.step, environment: testCase.environment, inputs: $0.called ? [:] : testCase.inputs)
+            }
             for stub in testCase.stubs.stubs {
                 guard let location = stub.location, location.path == path, !reachable.contains(location) else {
                     continue
@@ -101,6 +106,16 @@ extension WorkflowTestFile {
                 .error, .unreachable,
                 "\(label) can never answer: no step of the workflow sends \(request); the steps send \(sent)",
                 at: stub.location)
+        }
+    }
+}
+
+extension WorkflowTestFile {
+    /// The steps of `plan` that send requests, with those of the workflows its `workflow:` steps call (`called`).
+    fileprivate static func requestSteps(of plan: Plan, called: Bool) -> [(step: PlannedStep, called: Bool)] {
+        let steps = plan.steps + plan.compensations.keys.sorted().compactMap { plan.compensations[$0] }
+        return steps.flatMap { planned in
+            planned.subWorkflow.map { requestSteps(of: $0, called: true) } ?? [(planned, called)]
         }
     }
 }

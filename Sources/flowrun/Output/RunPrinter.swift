@@ -49,6 +49,9 @@ final class RunPrinter: RunObserver {
             line += "  \(last.method) \(last.urlText)"
             line += last.statusText.map { "  \($0)" } ?? ""
         }
+        if let workflow = step.workflow {
+            line += "  workflow \(workflow) (\(step.subSteps.count) step\(step.subSteps.count == 1 ? "" : "s"))"
+        }
         if step.status == .skipped {
             line += "  skipped" + (step.skipReason.map { ": \($0)" } ?? "")
         } else {

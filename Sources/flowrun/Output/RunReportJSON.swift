@@ -57,6 +57,10 @@ enum RunReportJSON {
         if let count = step.itemCount { entry["itemCount"] = .int(count) }
         if let count = step.iterationCount { entry["iterationCount"] = .int(count) }
         if let loop = step.loop { entry["loop"] = .string(loop.rawValue) }
+        if let workflow = step.workflow {
+            entry["workflow"] = .string(workflow)
+            entry["subSteps"] = .array(step.subSteps.map(encode))
+        }
         return .object(entry)
     }
 

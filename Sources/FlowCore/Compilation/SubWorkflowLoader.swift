@@ -1,0 +1,79 @@
+import Foundation
+
+/// Reads and compiles the workflow files that `workflow:` steps call, during one compilation: each file once
+/// (by canonical path), and never one that is already being compiled further up the chain of calls.
+final class SubWorkflowLoader {
+    /// What compiling one called file gave.
+    enum Outcome {
+        /// The file compiled; its plan.
+        case compiled(Plan)
+        /// The file could not be read, or has errors: the first error.
+        case failed(Diagnostic)
+        /// The file is being compiled further up: calling it would never end. The chain of calls, the first
+        /// file first and this one last.
+        case cycle([String])
+    }
+
+    private let compiler: WorkflowCompiler
+    /// The compiled files by canonical path.
+    private var memo: [String: Outcome] = [:]
+    /// The files being compiled, the top-level file first: canonical path and the path to show.
+    private var chain: [(canonical: String, shown: String)] = []
+
+    /// Creates a loader for the compilation of the file at `path`.
+    init(compiler: WorkflowCompiler, path: String) {
+        self.compiler = compiler
+        chain = [(Self.canonical(path), path)]
+    }
+
+    /// The path of the file that `written` names in the file at `callerPath`: relative to the caller's
+    /// directory unless absolute, with `.` and `..` segments resolved.
+    static func resolve(_ written: String, from callerPath: String) -> String {
+        let directory = (callerPath as NSString).deletingLastPathComponent
+        let joined = written.hasPrefix("/") || directory.isEmpty
+            ? written : (directory as NSString).appendingPathComponent(written)
+        // Lexically, as the user would write it: `flows/./a.yaml` is `flows/a.yaml`, `flows/../a.yaml` is
+        // `a.yaml`; a `..` that climbs above the start is kept.
+        var parts: [Substring] = []
+        for part in joined.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case ".." where !parts.isEmpty && parts.last != "..": parts.removeLast()
+            default: parts.append(part)
+            }
+        }
+        let path = parts.joined(separator: "/")
+        return joined.hasPrefix("/") ? "/" + path : (path.isEmpty ? "." : path)
+    }
+
+    /// The file's absolute path with symbolic links resolved, which names one file whatever path reached it.
+    static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// Compiles the file at `path` (as ``resolve(_:from:)`` gives it), or gives the outcome of compiling it before.
+    func load(_ path: String) -> Outcome {
+        let canonical = Self.canonical(path)
+        if let start = chain.firstIndex(where: { $0.canonical == canonical }) {
+            return .cycle(chain[start...].map(\.shown) + [path])
+        }
+        if let outcome = memo[canonical] { return outcome }
+        let outcome: Outcome
+        switch compiler.readFile(path) {
+        case .failure(let error):
+            outcome = .failed(Diagnostic(error))
+        case .success(let bytes):
+            chain.append((canonical, path))
+            let result = compiler.check(bytes: bytes, path: path, loader: self)
+            chain.removeLast()
+            if let plan = result.plan {
+                outcome = .compiled(plan)
+            } else {
+                let first = result.diagnostics.first { $0.severity == .error }
+                outcome = .failed(first ?? Diagnostic(.error, .invalidValue, "the file does not compile", at: nil))
+            }
+        }
+        memo[canonical] = outcome
+        return outcome
+    }
+}
