@@ -19,6 +19,8 @@ enum BindingContext {
     case retryCondition(Step, failedResponse: Bool)
     /// A step's `if` condition and `else` outputs, evaluated when it is ready, before any request.
     case stepCondition(Step)
+    /// The value a `switch` step compares with its cases, evaluated when it is ready, before any request.
+    case switchValue(Step)
     /// The workflow's outputs.
     case workflowOutputs
     /// The inline compensation request of a step, sent when the run fails after the step succeeded.
@@ -28,7 +30,7 @@ enum BindingContext {
     var dependentStep: Step? {
         switch self {
         case .request(let step), .response(let step), .failureHandler(let step, _), .retryCondition(let step, _),
-            .stepCondition(let step): step
+            .stepCondition(let step), .switchValue(let step): step
         default: nil
         }
     }
@@ -60,6 +62,7 @@ enum BindingContext {
         case .failure: "a catch rule"
         case .retryCondition(let step, _): "the retry condition of step '\(step.id.value)'"
         case .stepCondition(let step): "the 'if' and 'else' of step '\(step.id.value)'"
+        case .switchValue(let step): "the 'switch' of step '\(step.id.value)'"
         case .workflowOutputs: "the workflow outputs"
         case .compensation(let step): "the compensation of step '\(step.id.value)'"
         }

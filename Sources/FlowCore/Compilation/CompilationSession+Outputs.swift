@@ -28,7 +28,7 @@ extension CompilationSession {
         }
         switch rule.action {
         case .fallback(let bindings):
-            let declared = step.map { Set($0.outputs.map(\.name.value)) }
+            let declared = step.map { Set(declaredOutputNames(of: $0)) }
             for binding in bindings {
                 if let step, let declared, !declared.contains(binding.name.value) {
                     error(.unknownReference,

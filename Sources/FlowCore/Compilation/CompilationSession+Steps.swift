@@ -4,6 +4,13 @@ extension CompilationSession {
     mutating func outputTypes(of stepID: String) -> [String: JSONSchema?] {
         if let memo = outputTypeMemo[stepID] { return memo }
         guard let step = stepsByID[stepID] else { return [:] }
+        if let setting = step.switch {
+            outputTypesInProgress.insert(stepID)
+            let types = switchOutputTypes(setting)
+            outputTypesInProgress.remove(stepID)
+            outputTypeMemo[stepID] = types
+            return types
+        }
         if outputTypesInProgress.contains(stepID) {
             // Outputs that read each other in a circle: the cycle is reported by the dependency check.
             return Dictionary(step.outputs.map { ($0.name.value, nil) }, uniquingKeysWith: { a, _ in a })
@@ -62,7 +69,9 @@ extension CompilationSession {
     /// Checks everything of a step but its outputs, and plans it.
     mutating func checkStep(_ step: Step) -> PlannedStep {
         let request = step.request
-        checkRequest(request, in: requestContext(of: step))
+        // A switch step sends no request: the case step it runs sends its own.
+        let sendsRequest = step.switch == nil
+        if sendsRequest { checkRequest(request, in: requestContext(of: step)) }
         for binding in step.set {
             usedVars.insert(binding.name.value)
             if varsByName[binding.name.value] == nil {
@@ -76,6 +85,7 @@ extension CompilationSession {
         checkResponseParsing(step)
         checkCondition(of: step)
         checkForEach(of: step)
+        checkSwitch(of: step)
         var seenStatuses: [ResponseCase.Status: SourceLocation] = [:]
         for response in step.responses {
             if let first = seenStatuses[response.status.value] {
@@ -98,17 +108,20 @@ extension CompilationSession {
         // What a step takes from `defaults` was resolved (and reported) once, where `defaults` names it.
         let serverName = step.server ?? workflow.defaults.server
         let server: Server? =
-            if let name = step.server { resolveServer(name) } else { serverName.flatMap { serversByName[$0.value] } }
+            if !sendsRequest { nil }
+            else if let name = step.server { resolveServer(name) }
+            else { serverName.flatMap { serversByName[$0.value] } }
         // A path that starts with an expression may give an absolute URL: its value decides at run time.
-        if serverName == nil && RequestPath.origin(of: request.path) == .relative {
+        if sendsRequest && serverName == nil && RequestPath.origin(of: request.path) == .relative {
             error(.missingKey,
                   "step '\(step.id.value)' has a relative path but no server; set 'server' on the step or under 'defaults'",
                   at: request.pathLocation)
         }
-        let interceptors = step.interceptors.map { resolveInterceptors($0) }
+        let interceptors = !sendsRequest ? [] : step.interceptors.map { resolveInterceptors($0) }
             ?? (workflow.defaults.interceptors ?? []).compactMap { interceptorsByName[$0.value] }
         let policy: Policy? =
-            if let name = step.policy { resolvePolicy(name) }
+            if !sendsRequest { nil }
+            else if let name = step.policy { resolvePolicy(name) }
             else { workflow.defaults.policy.flatMap { policiesByName[$0.value] } }
         if let policy {
             checkRetriedMethod(of: step, policy: policy)

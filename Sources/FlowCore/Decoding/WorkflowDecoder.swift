@@ -113,7 +113,7 @@ package struct WorkflowDecoder {
     static let stepKeys = [
         "id", "description", "server", "dispatcher", "on-demand", "request", "response", "outputs", "set",
         "interceptors", "policy", "idempotent", "idempotencyKey", "after", "on-error", "compensate", "if", "else",
-        "forEach", "maxConcurrency", "onItemFailure",
+        "forEach", "maxConcurrency", "onItemFailure", "switch", "cases", "default",
     ]
 
     private mutating func steps(_ node: YAMLNode) -> [Step] {
@@ -127,9 +127,9 @@ package struct WorkflowDecoder {
 
     private mutating func step(_ node: YAMLNode) -> Step? {
         let label = node.mapping?.first { $0.key.scalar?.text == "id" }?.value.scalar.map { "step '\($0.text)'" }
-        guard let fields = reader(node, label ?? "a step", Self.stepKeys, required: ["id", "request"]),
+        guard let fields = reader(node, label ?? "a step", Self.stepKeys, required: Self.requiredStepKeys(of: node)),
             let id = fields["id"].flatMap({ name($0, "a step id") }),
-            let requestNode = fields["request"], let request = request(requestNode, stepID: id.value)
+            let request = stepRequest(fields, stepID: id.value)
         else { return nil }
         var step = Step(id: id, location: node.location, request: request)
         step.description = fields["description"].flatMap { string($0, "'description'")?.value }
@@ -151,9 +151,12 @@ package struct WorkflowDecoder {
         if let node = fields["compensate"] { step.compensation = compensation(node, stepID: id.value) }
         if let node = fields["if"] { step.condition = condition(node) }
         step.forEach = forEach(fields, stepID: id.value)
+        step.switch = switchSetting(fields, stepID: id.value)
         if let node = fields["else"] {
             step.otherwise = bindings(node, "'else' of step '\(id.value)'")
-            if fields["if"] == nil {
+            // A switch without a default is skipped, with its `else` values, by a value that matches no case.
+            let mayMatchNoCase = fields.contains("switch") && !fields.contains("default")
+            if fields["if"] == nil && !mayMatchNoCase {
                 report(.invalidValue, "'else' gives step '\(id.value)' outputs for when its 'if' does not hold, "
                        + "but the step has no 'if'", node, key: fields.keyNode("else"))
             }

@@ -74,6 +74,11 @@ public struct StepReport: Sendable {
     public var skipReason: String?
     /// For a `forEach` step: how many items its array had (its attempts say which item each was for).
     public var itemCount: Int?
+    /// For a `switch` step that ran: the id of the case step it ran, whose attempts, outputs and error are the
+    /// switch step's.
+    public var chose: String?
+    /// For a `switch` step that ran: the case key its value matched, as written, or `default`.
+    public var matchedCase: String?
 }
 
 /// One attempt of a step.

@@ -43,6 +43,9 @@ package struct Step: Sendable {
     package var otherwise: [Binding] = []
     /// `forEach:`: the step runs once per item of an array, `$item` reading the item.
     package var forEach: ForEach?
+    /// `switch:`: the step sends no request but runs the on-demand step whose case matches a value; its
+    /// ``request`` is then empty.
+    package var `switch`: Switch?
 
     /// Creates a step.
     /// - Parameters:

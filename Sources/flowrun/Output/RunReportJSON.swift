@@ -54,6 +54,8 @@ enum RunReportJSON {
         if let requester = step.refreshFor { entry["refreshFor"] = .string(requester) }
         if let reason = step.skipReason { entry["skipReason"] = .string(reason) }
         if let count = step.itemCount { entry["itemCount"] = .int(count) }
+        if let chose = step.chose { entry["chose"] = .string(chose) }
+        if let key = step.matchedCase { entry["matchedCase"] = .string(key) }
         return .object(entry)
     }
 
