@@ -32,12 +32,12 @@ extension WorkflowDecoder {
                    fields[key]!, key: fields.keyNode(key))
         }
         let fallback = fields["default"].flatMap { name($0, "'default'") }
-        guard let casesNode = fields["cases"] else {
+        if !fields.contains("cases") {
             report(.missingKey, "switch step '\(stepID)' is missing the required key 'cases'", node,
                    key: fields.keyNode("switch"))
-            return nil
         }
-        let cases = switchCases(casesNode, stepID: stepID)
+        // Kept without cases, so its default counts as run and its readers are checked.
+        let cases = fields["cases"].map { switchCases($0, stepID: stepID) } ?? []
         guard let (value, location) = wholeValueExpression(
             node, key: "switch",
             expecting: "a runtime expression whose value picks the case, such as '$steps.account.outputs.country'")
