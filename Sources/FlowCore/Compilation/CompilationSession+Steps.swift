@@ -25,12 +25,7 @@ extension CompilationSession {
                 checkTemplate(output.value, in: .response(step), placement: .value, at: output.name.location))
         }
         outputTypesInProgress.remove(stepID)
-        if let forEach = step.forEach {
-            // A forEach step's output is the array of its items' values, in the order of the items.
-            types = types.mapValues { type in
-                JSONSchema(location: forEach.location, types: [.array], items: type ?? JSONSchema(location: forEach.location))
-            }
-        }
+        if let forEach = step.forEach { types = forEachOutputTypes(types, forEach) }
         outputTypeMemo[stepID] = types
         return types
     }

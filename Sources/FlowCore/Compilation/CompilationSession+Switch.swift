@@ -35,10 +35,14 @@ extension CompilationSession {
         return types
     }
 
-    /// The names of the outputs `step` declares, in file order: a switch step's are its first case step's.
+    /// The names of the outputs `step` declares, in file order: a switch step's are its first case step's, and
+    /// a `forEach` step that collects its items' errors has `errors` too.
     func declaredOutputNames(of step: Step) -> [String] {
-        guard let setting = step.switch else { return step.outputs.map(\.name.value) }
-        return caseSteps(of: setting).first?.outputs.map(\.name.value) ?? []
+        guard let setting = step.switch else {
+            let collects = step.forEach?.onItemFailure == .collect
+            return step.outputs.map(\.name.value) + (collects ? [ForEach.errorsOutput] : [])
+        }
+        return caseSteps(of: setting).first.map(declaredOutputNames) ?? []
     }
 
     /// Orders each switch step after what its case steps read: they run in its place, with the outputs and vars
