@@ -105,6 +105,48 @@ struct ForEachTests {
         #expect(details.attempts.map(\.status) == [200, 503, 200])
     }
 
+    @Test func collectKeepsAFailedItemAsNullAndListsItsError() async throws {
+        let dispatcher = Self.server(["a", "b", "c"], failing: ["b"])
+        let reader = "body: { details: $steps.details.outputs.detail, errors: $steps.details.outputs.errors }"
+        let report = try await run(Self.workflow(extra: "onItemFailure: collect", reader: reader), on: dispatcher)
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        let details = try #require(report.steps.first { $0.id == "details" })
+        #expect(details.status == .succeeded)
+        #expect(details.outputs["detail"] == ["n-a", nil, "n-c"])
+        let errors = try #require(details.outputs["errors"]?.arrayValue)
+        #expect(errors.count == 1)
+        #expect(errors.first?.objectValue?["item"] == 1)
+        #expect(errors.first?.objectValue?["code"] == "http")
+        #expect(errors.first?.objectValue?["status"] == 503)
+        let message = errors.first?.objectValue?["message"]?.stringValue ?? ""
+        #expect(message.hasPrefix("status 503"), "\(message)")
+        let sent = String(decoding: dispatcher.requests.last?.body ?? [], as: UTF8.self)
+        #expect(sent.hasPrefix(#"{"details":["n-a",null,"n-c"],"errors":[{"code":"http","item":1,"message":"status 503"#))
+    }
+
+    @Test func aSecretInAnItemsErrorMessageIsRedactedInErrors() async throws {
+        let yaml = """
+            flowrun: 1
+            inputs: { type: object, properties: { token: { type: string, format: password } } }
+            steps:
+              - id: each
+                forEach: $inputs.ids
+                onItemFailure: collect
+                request: { method: GET, path: "https://api.test/items/{$item}", headers: { X-Token: $inputs.token } }
+                outputs: { name: $response.body#/name }
+            outputs: { errors: $steps.each.outputs.errors }
+            """.replacingOccurrences(of: "properties: {", with: "properties: { ids: { type: array, items: { type: string } },")
+        let dispatcher = ScriptedDispatcher { request, _ in
+            request.url.hasSuffix("/bad")
+                ? json(401, #"{"message": "token s3cret-value is revoked"}"#) : json(200, #"{"name": "ok"}"#)
+        }
+        let report = try await run(yaml, on: dispatcher, inputs: ["ids": ["good", "bad"], "token": "s3cret-value"])
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        let message = report.outputs["errors"]?.arrayValue?.first?.objectValue?["message"]?.stringValue
+        #expect(message == "status 401: token *** is revoked")
+        #expect(report.steps.first?.outputs["errors"]?.serialized().contains("s3cret") == false)
+    }
+
     @Test func anEmptyArraySendsNothingAndGivesEmptyOutputs() async throws {
         let dispatcher = Self.server([])
         let report = try await run(Self.workflow(), on: dispatcher)
@@ -128,6 +170,23 @@ struct ForEachTests {
         #expect(errors(Self.workflow(reader: "body: { first: $steps.details.outputs.detail#/0 }")).isEmpty)
         #expect(errors(Self.workflow(reader: "query: { name: $steps.details.outputs.detail }")).isEmpty)
         #expect(errors(Self.workflow(reader: "headers: { X-Name: $steps.details.outputs.detail }")).count == 1)
+    }
+
+    @Test func collectTypesTheErrorsAndMakesTheItemsNullable() {
+        let collect = "onItemFailure: collect"
+        #expect(errors(Self.workflow(extra: collect, reader: "body: { m: $steps.details.outputs.errors#/0/message }"))
+            .isEmpty)
+        #expect(errors(Self.workflow(extra: collect, reader: "body: { m: $steps.details.outputs.errors#/0/mesage }"))
+            .first?.contains("did you mean 'message'?") == true)
+        #expect(errors(Self.workflow(reader: "body: { m: $steps.details.outputs.errors }"))
+            == ["17: step 'details' has no output 'errors'"])
+        #expect(errors(Self.workflow(extra: collect, reader: "body: { first: $steps.details.outputs.detail#/0 }"))
+            .isEmpty)
+        #expect(errors(Self.workflow(extra: collect).replacingOccurrences(
+            of: "outputs: { detail: $response.body#/name }",
+            with: "outputs: { detail: $response.body#/name, errors: $statusCode }"))
+            == ["15: step 'details' collects its failed items' errors in the output 'errors' ('onItemFailure: "
+                + "collect'); give this output another name"])
     }
 
     @Test func forEachOverANonArrayAndItemOutsideAForEachAreRefused() {

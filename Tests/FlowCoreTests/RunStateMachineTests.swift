@@ -49,6 +49,7 @@ struct RunStateMachineTests {
             case .startStep(let planned, let outputs):
                 outputs.isEmpty
                     ? "start \(planned.id)" : "start \(planned.id) after \(outputs.keys.sorted().joined(separator: ","))"
+            case .startSwitchCase(let planned, let choice, _): "start \(planned.id) as \(choice.step) (\(choice.key))"
             case .record(let report): "record \(report.id) \(report.status.rawValue)"
             case .caught(let id, let action, let code): "caught \(id) by \(action) (\(code.name))"
             case .runHandler(let id, _): "run handler \(id)"
@@ -88,6 +89,44 @@ struct RunStateMachineTests {
         #expect(words(run.stepFinished(succeeded("b"), runCancelled: false)) == ["record b succeeded", "start c after b"])
         #expect(words(run.stepFinished(succeeded("a"), runCancelled: false)) == ["record a succeeded"])
         #expect(words(run.stepFinished(succeeded("c"), runCancelled: false)) == ["record c succeeded", "finish"])
+    }
+
+    /// A switch step `s` on `a`'s output `x`, with case steps `de` and `us` (and what `more` adds to `s`).
+    static func switching(_ more: String = "") -> String {
+        workflow("""
+              - { id: a, request: { method: GET, path: "https://api.test/a" }, outputs: { x: $response.body#/x } }
+              - { id: s, switch: $steps.a.outputs.x, cases: { DE: de, US: us }\(more) }
+              - { id: de, on-demand: true, request: { method: GET, path: "https://api.test/de" }, outputs: { r: $response.body#/r } }
+              - { id: us, on-demand: true, request: { method: GET, path: "https://api.test/us" }, outputs: { r: $response.body#/r } }
+              - { id: c, request: { method: GET, path: "https://api.test/c" }, after: s }
+            """)
+    }
+
+    @Test func aSwitchStepStartsAsTheCaseStepItsValueChooses() throws {
+        var run = try machine(Self.switching())
+        #expect(words(run.start()) == ["start a"])
+        #expect(words(run.stepFinished(succeeded("a", ["x": "US"]), runCancelled: false))
+            == ["record a succeeded", "start s as us (US)"])
+        #expect(words(run.stepFinished(succeeded("s", ["r": 1]), runCancelled: false))
+            == ["record s succeeded", "start c after a,s"])
+        #expect(run.completedOutputs["s"] == ["r": 1])
+    }
+
+    @Test func aSwitchValueThatMatchesNoCaseSkipsTheStepWithItsElseValues() throws {
+        var run = try machine(Self.switching(", else: { r: 0 }"))
+        _ = run.start()
+        let actions = run.stepFinished(succeeded("a", ["x": "FR"]), runCancelled: false)
+        #expect(words(actions) == ["record a succeeded", "record s skipped", "start c after a,s"])
+        let skipped = actions.compactMap { if case .record(let report) = $0, report.id == "s" { report } else { nil } }
+        #expect(skipped.first?.skipReason == #"its 'switch' value "FR" matched none of its cases (DE, US)"#)
+        #expect(run.completedOutputs["s"] == ["r": 0])
+    }
+
+    @Test func aSwitchValueThatMatchesNoCaseRunsTheDefault() throws {
+        var run = try machine(Self.switching(", default: de"))
+        _ = run.start()
+        #expect(words(run.stepFinished(succeeded("a", ["x": "FR"]), runCancelled: false))
+            == ["record a succeeded", "start s as de (default)"])
     }
 
     @Test func aWorkflowWithOnlyOnDemandStepsFinishesAtOnce() throws {

@@ -22,6 +22,8 @@ enum BindingContext {
     /// The `until`/`while` of a step's `repeat`, or the `next` of its `paginate`, read after each successful
     /// response.
     case loop(Step)
+    /// The value a `switch` step compares with its cases, evaluated when it is ready, before any request.
+    case switchValue(Step)
     /// The workflow's outputs.
     case workflowOutputs
     /// The inline compensation request of a step, sent when the run fails after the step succeeded.
@@ -33,7 +35,7 @@ enum BindingContext {
     var dependentStep: Step? {
         switch self {
         case .request(let step), .response(let step), .failureHandler(let step, _), .retryCondition(let step, _),
-            .stepCondition(let step), .loop(let step), .workflowInputs(let step): step
+            .stepCondition(let step), .loop(let step), .workflowInputs(let step), .switchValue(let step): step
         default: nil
         }
     }
@@ -67,6 +69,7 @@ enum BindingContext {
         case .stepCondition(let step): "the 'if' and 'else' of step '\(step.id.value)'"
         case .loop(let step):
             step.pagination != nil ? "the 'paginate' of step '\(step.id.value)'" : "the 'repeat' of step '\(step.id.value)'"
+        case .switchValue(let step): "the 'switch' of step '\(step.id.value)'"
         case .workflowOutputs: "the workflow outputs"
         case .compensation(let step): "the compensation of step '\(step.id.value)'"
         case .workflowInputs(let step): "the inputs of step '\(step.id.value)'"

@@ -181,14 +181,13 @@ extension CompilationSession {
                       at: nameLocation)
                 return nil
             }
-            if let condition = target.condition, !target.otherwise.contains(where: { $0.name.value == output }),
-                !isGuarded(context.dependentStep, by: condition)
+            if !target.otherwise.contains(where: { $0.name.value == output }),
+                let cause = skipCause(of: target, reader: context.dependentStep)
             {
                 error(.maybeSkipped,
-                      "'\(expression)' may not exist: step '\(stepID)' is skipped when its 'if' (line "
-                          + "\(condition.location.line)) does not hold; give the output a value for that case, "
-                          + "'else: { \(output): … }' on step '\(stepID)'"
-                          + (context.dependentStep.map { ", or give step '\($0.id.value)' the same 'if'" } ?? ""),
+                      "'\(expression)' may not exist: step '\(stepID)' is skipped when \(cause.text); give the "
+                          + "output a value for that case, 'else: { \(output): … }' on step '\(stepID)'"
+                          + cause.otherRemedy(reader: context.dependentStep),
                       at: nameLocation)
             }
             base = type

@@ -3,15 +3,18 @@
 extension CompilationSession {
     /// Checks the `if` and `else` of `step`.
     mutating func checkCondition(of step: Step) {
-        guard let condition = step.condition else { return }
-        if step.onDemand {
-            error(.invalidValue,
-                  "step '\(step.id.value)' is on-demand: a rule or interceptor runs it, so 'if' does not apply; "
-                      + "put the condition on the rule ('when: { if: … }')",
-                  at: condition.location)
-            return
+        if let condition = step.condition {
+            if step.onDemand {
+                error(.invalidValue,
+                      "step '\(step.id.value)' is on-demand: a rule or interceptor runs it, so 'if' does not apply; "
+                          + "put the condition on the rule ('when: { if: … }')",
+                      at: condition.location)
+                return
+            }
+            _ = typeOf(condition.expression, at: condition.location, in: .stepCondition(step))
+        } else if !(step.switch?.mayMatchNoCase ?? false) {
+            return  // Never skipped: the decoder refused any `else`.
         }
-        _ = typeOf(condition.expression, at: condition.location, in: .stepCondition(step))
         let declared = outputTypes(of: step.id.value)
         for binding in step.otherwise {
             guard let outputType = declared[binding.name.value] else {
@@ -37,6 +40,14 @@ extension CompilationSession {
         }
     }
 
+    /// Why a reader of an output of `target` may find it missing, when it may: `target` has an `if` that does
+    /// not guard `reader`, or a switch without a default. `nil` when `target` always runs when its readers do.
+    func skipCause(of target: Step, reader: Step?) -> SkipCause? {
+        if let setting = target.switch, setting.mayMatchNoCase { return .unmatchedSwitch(setting) }
+        if let condition = target.condition, !isGuarded(reader, by: condition) { return .condition(condition) }
+        return nil
+    }
+
     /// Whether `reader` is skipped whenever a step with `condition` is: it has the same `if`, and the condition
     /// reads only inputs or environment variables, which do not change during a run.
     func isGuarded(_ reader: Step?, by condition: Condition) -> Bool {
@@ -44,6 +55,30 @@ extension CompilationSession {
         switch condition.expression.source {
         case .input, .environment: return true
         default: return false
+        }
+    }
+}
+
+/// What skips a step whose outputs another binding reads, for `maybe-skipped` messages.
+enum SkipCause {
+    /// Its `if` does not hold.
+    case condition(Condition)
+    /// Its switch value matches none of the cases, and there is no default.
+    case unmatchedSwitch(Switch)
+
+    /// When the step is skipped: "its 'if' (line 8) does not hold".
+    var text: String {
+        switch self {
+        case .condition(let condition): "its 'if' (line \(condition.location.line)) does not hold"
+        case .unmatchedSwitch(let setting): "its 'switch' value (line \(setting.location.line)) matches no case"
+        }
+    }
+
+    /// The other way to guard `reader`, after the `else` value, for messages: ", or give step 'x' the same 'if'".
+    func otherRemedy(reader: Step?) -> String {
+        switch self {
+        case .condition: reader.map { ", or give step '\($0.id.value)' the same 'if'" } ?? ""
+        case .unmatchedSwitch: ", or give the switch a 'default' case"
         }
     }
 }

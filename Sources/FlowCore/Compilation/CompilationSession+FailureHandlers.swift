@@ -26,7 +26,8 @@ extension CompilationSession {
         return handled
     }
 
-    /// Whether step `id` also runs where there is no failed response: as a refresh step or a compensation.
+    /// Whether step `id` also runs where there is no failed response: as a refresh step, a compensation or a
+    /// switch's case.
     private func isRunOtherwise(_ id: String) -> Bool {
         let refreshes = workflow.interceptors.contains { declaration in
             if case .refresh(_, let target) = declaration.kind { target.value == id } else { false }
@@ -34,7 +35,7 @@ extension CompilationSession {
         let compensates = workflow.steps.contains { step in
             if case .step(let target)? = step.compensation { target.value == id } else { false }
         }
-        return refreshes || compensates
+        return refreshes || compensates || isSwitchCase(id)
     }
 
     /// The type of `$response.body#pointer` in a failure handler's request: the error type each handled step

@@ -15,6 +15,44 @@ extension CompilationSession {
                   at: first.name.location)
         }
         _ = itemType(of: step)
+        if forEach.onItemFailure == .collect,
+            let clash = step.outputs.first(where: { $0.name.value == ForEach.errorsOutput })
+        {
+            error(.duplicateName,
+                  "step '\(step.id.value)' collects its failed items' errors in the output '\(ForEach.errorsOutput)' "
+                      + "('onItemFailure: collect'); give this output another name",
+                  at: clash.name.location)
+        }
+    }
+
+    /// The outputs of a `forEach` step whose items' outputs have `types`: the array of the items' values, in the
+    /// order of the items; with `onItemFailure: collect` each value may be `null` (a failed item), and
+    /// `errors` lists the failed items' errors.
+    func forEachOutputTypes(_ types: [String: JSONSchema?], _ forEach: ForEach) -> [String: JSONSchema?] {
+        let at = forEach.location
+        let collects = forEach.onItemFailure == .collect
+        var arrays = types.mapValues { type -> JSONSchema? in
+            var item = type ?? JSONSchema(location: at)
+            if collects, type != nil { item = navigator.union(item, JSONSchema(location: at, types: [.null]), at: at) }
+            return JSONSchema(location: at, types: [.array], items: item)
+        }
+        if collects { arrays[ForEach.errorsOutput] = .some(Self.itemErrorsType(at: at)) }
+        return arrays
+    }
+
+    /// The type of the `errors` output of `onItemFailure: collect`: `{ item, code, message, status? }` per
+    /// failed item.
+    static func itemErrorsType(at location: SourceLocation) -> JSONSchema {
+        func typed(_ type: JSONSchema.TypeName) -> JSONSchema { JSONSchema(location: location, types: [type]) }
+        let entry = JSONSchema(
+            location: location, types: [.object],
+            properties: [
+                ("item", typed(.integer)), ("code", typed(.string)), ("message", typed(.string)),
+                ("status", typed(.integer)),
+            ],
+            required: ["item", "code", "message"].map { Located($0, at: location) },
+            additionalProperties: .allowed(false))
+        return JSONSchema(location: location, types: [.array], items: entry)
     }
 
     /// The type of `$item` in `step`: the item type of the array its `forEach` reads (`nil` when unknown).

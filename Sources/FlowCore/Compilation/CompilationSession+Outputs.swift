@@ -99,7 +99,7 @@ extension CompilationSession {
         }
         for step in workflow.steps where step.onDemand && !invokedSteps.contains(step.id.value) {
             warning(.unreachable,
-                    "on-demand step '\(step.id.value)' never runs: no interceptor, catch or on-error rule, or compensation runs it",
+                    "on-demand step '\(step.id.value)' never runs: no interceptor, catch or on-error rule, compensation or switch runs it",
                     at: step.id.location)
         }
     }

@@ -9,6 +9,13 @@ extension CompilationSession {
             outputTypeMemo[stepID] = types
             return types
         }
+        if let setting = step.switch {
+            outputTypesInProgress.insert(stepID)
+            let types = switchOutputTypes(setting)
+            outputTypesInProgress.remove(stepID)
+            outputTypeMemo[stepID] = types
+            return types
+        }
         if outputTypesInProgress.contains(stepID) {
             // Outputs that read each other in a circle: the cycle is reported by the dependency check.
             return Dictionary(step.outputs.map { ($0.name.value, nil) }, uniquingKeysWith: { a, _ in a })
@@ -23,20 +30,19 @@ extension CompilationSession {
                 checkTemplate(output.value, in: .response(step), placement: .value, at: output.name.location))
         }
         outputTypesInProgress.remove(stepID)
-        if let forEach = step.forEach {
-            // A forEach step's output is the array of its items' values, in the order of the items.
-            types = types.mapValues { type in
-                JSONSchema(location: forEach.location, types: [.array], items: type ?? JSONSchema(location: forEach.location))
-            }
-        }
+        if let forEach = step.forEach { types = forEachOutputTypes(types, forEach) }
         outputTypeMemo[stepID] = types
         return types
     }
 
-    /// The names of a step's outputs: those it declares, in file order, or a `workflow:` step's, which are the
-    /// called workflow's.
+    /// The names of a step's outputs: those it declares, in file order (with `errors` for a `forEach` step that
+    /// collects its items' errors), a `workflow:` step's, which are the called workflow's, or a `switch` step's,
+    /// which are its first case step's.
     mutating func outputNames(of step: Step) -> [String] {
-        step.call == nil ? step.outputs.map(\.name.value) : outputTypes(of: step.id.value).keys.sorted()
+        if step.call != nil { return outputTypes(of: step.id.value).keys.sorted() }
+        if let setting = step.switch { return caseSteps(of: setting).first.map { outputNames(of: $0) } ?? [] }
+        let collects = step.forEach?.onItemFailure == .collect
+        return step.outputs.map(\.name.value) + (collects ? [ForEach.errorsOutput] : [])
     }
 
     /// Checks the bindings of a request: path, query, headers and body.
@@ -73,7 +79,9 @@ extension CompilationSession {
     /// Checks everything of a step but its outputs, and plans it.
     mutating func checkStep(_ step: Step) -> PlannedStep {
         let request = step.request
-        checkRequest(request, in: requestContext(of: step))
+        // A switch step sends no request: the case step it runs sends its own.
+        let sendsRequest = step.switch == nil
+        if sendsRequest { checkRequest(request, in: requestContext(of: step)) }
         for binding in step.set {
             usedVars.insert(binding.name.value)
             if varsByName[binding.name.value] == nil {
@@ -88,6 +96,7 @@ extension CompilationSession {
         checkCondition(of: step)
         checkForEach(of: step)
         checkLoop(of: step)
+        checkSwitch(of: step)
         var seenStatuses: [ResponseCase.Status: SourceLocation] = [:]
         for response in step.responses {
             if let first = seenStatuses[response.status.value] {
@@ -101,17 +110,20 @@ extension CompilationSession {
         // What a step takes from `defaults` was resolved (and reported) once, where `defaults` names it.
         let serverName = step.server ?? workflow.defaults.server
         let server: Server? =
-            if let name = step.server { resolveServer(name) } else { serverName.flatMap { serversByName[$0.value] } }
+            if !sendsRequest { nil }
+            else if let name = step.server { resolveServer(name) }
+            else { serverName.flatMap { serversByName[$0.value] } }
         // A path that starts with an expression may give an absolute URL: its value decides at run time.
-        if serverName == nil && RequestPath.origin(of: request.path) == .relative {
+        if sendsRequest && serverName == nil && RequestPath.origin(of: request.path) == .relative {
             error(.missingKey,
                   "step '\(step.id.value)' has a relative path but no server; set 'server' on the step or under 'defaults'",
                   at: request.pathLocation)
         }
-        let interceptors = step.interceptors.map { resolveInterceptors($0) }
+        let interceptors = !sendsRequest ? [] : step.interceptors.map { resolveInterceptors($0) }
             ?? (workflow.defaults.interceptors ?? []).compactMap { interceptorsByName[$0.value] }
         let policy: Policy? =
-            if let name = step.policy { resolvePolicy(name) }
+            if !sendsRequest { nil }
+            else if let name = step.policy { resolvePolicy(name) }
             else { workflow.defaults.policy.flatMap { policiesByName[$0.value] } }
         if let policy {
             checkRetriedMethod(of: step, policy: policy)

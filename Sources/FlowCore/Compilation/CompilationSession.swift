@@ -89,6 +89,7 @@ struct CompilationSession {
         }
         checkCatchRules()
         checkWorkflowOutputs()
+        addSwitchDependencies()
         let order = orderSteps()
         checkVariableOrdering()
         let compensations = checkCompensations(planned)

@@ -91,6 +91,9 @@ public struct PolicyAnalysis: Sendable {
         public var retryDelays: Duration?
         /// The longest the step can take.
         public var duration: DurationBound
+        /// For a `switch` step: the case steps it may run. Its figures are the largest of theirs: the attempts
+        /// and requests of the case that sends the most, the longest duration of any.
+        public var switchCases: [String]
 
         /// Creates a worst case.
         /// - Parameters:
@@ -104,10 +107,11 @@ public struct PolicyAnalysis: Sendable {
         ///   - requestsPerAttempt: The most requests per attempt.
         ///   - retryDelays: The longest sum of the retry delays.
         ///   - duration: The longest the step can take.
+        ///   - switchCases: For a switch step, the case steps it may run.
         public init(
             id: String, policy: String?, isOnDemand: Bool, attempts: Int, attemptLimit: AttemptLimit,
             attemptsByRules: Int, refresh: Refresh?, requestsPerAttempt: Int, retryDelays: Duration?,
-            duration: DurationBound
+            duration: DurationBound, switchCases: [String] = []
         ) {
             self.id = id
             self.policy = policy
@@ -119,6 +123,7 @@ public struct PolicyAnalysis: Sendable {
             self.requestsPerAttempt = requestsPerAttempt
             self.retryDelays = retryDelays
             self.duration = duration
+            self.switchCases = switchCases
         }
     }
 
@@ -181,6 +186,7 @@ public struct PolicyAnalysis: Sendable {
 extension PolicyAnalysis {
     /// The worst case of `planned`; `asRefresh` leaves out its refresh interceptors, as the engine does for a refresh.
     static func worstCase(of planned: PlannedStep, in plan: Plan, asRefresh: Bool) -> StepWorstCase {
+        if let setting = planned.step.switch { return worstCase(ofSwitch: planned, setting, in: plan) }
         let policy = planned.policy
         let rules = policy?.retry ?? []
         let retrying = retryingRules(rules).map { rules[$0] }

@@ -3,28 +3,12 @@ extension WorkflowDecoder {
     /// The `forEach` of a step whose keys `fields` holds, or `nil` without one.
     mutating func forEach(_ fields: MappingReader, stepID: String) -> ForEach? {
         guard let node = fields["forEach"] else {
-            for key in ["maxConcurrency", "onItemFailure"] where fields.contains(key) {
-                report(.invalidValue, "'\(key)' applies to a step with 'forEach', which step '\(stepID)' is not",
-                       fields[key]!, key: fields.keyNode(key))
-            }
+            reportKeys(["maxConcurrency", "onItemFailure"], thatNeed: "forEach", in: fields, stepID: stepID)
             return nil
         }
-        guard case .string(let text)? = node.scalar?.value, text.hasPrefix("$") else {
-            report(.typeMismatch,
-                   "expected 'forEach' to be a runtime expression that gives an array, such as "
-                       + "'$steps.list.outputs.items', found \(node.scalar.map { "'\($0.text)'" } ?? node.kindDescription)",
-                   node)
-            return nil
-        }
-        let quote = node.scalar?.style == .plain ? 0 : 1
-        let expression: RuntimeExpression
-        do {
-            expression = try RuntimeExpression(parsing: text)
-        } catch {
-            report(.invalidExpression, "invalid expression in 'forEach': \(error.message)", node)
-            diagnostics[diagnostics.count - 1].location = node.location.advanced(by: quote + error.offset)
-            return nil
-        }
+        guard let (expression, location) = wholeValueExpression(
+            node, key: "forEach", expecting: "a runtime expression that gives an array, such as '$steps.list.outputs.items'")
+        else { return nil }
         var maxConcurrency = ForEach.defaultMaxConcurrency
         if let limit = fields["maxConcurrency"] {
             if case .int(let value)? = limit.scalar?.value, (1...ForEach.maxConcurrencyLimit).contains(value) {
@@ -49,7 +33,7 @@ extension WorkflowDecoder {
             }
         }
         return ForEach(
-            items: expression, location: node.location.advanced(by: quote), maxConcurrency: maxConcurrency,
+            items: expression, location: location, maxConcurrency: maxConcurrency,
             onItemFailure: onItemFailure)
     }
 }

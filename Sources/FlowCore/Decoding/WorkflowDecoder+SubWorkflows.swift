@@ -17,6 +17,7 @@ extension WorkflowDecoder {
         "maxConcurrency": "a called workflow runs once per step",
         "onItemFailure": "a called workflow runs once per step",
         "repeat": "put the loop in the called workflow, on the step that sends the request",
+        "switch": "a step either calls a 'workflow' or runs one of several steps with 'switch', not both",
         "paginate": "put the loop in the called workflow, on the step that sends the request",
     ]
 
@@ -46,7 +47,8 @@ extension WorkflowDecoder {
 }
 
 extension Request {
-    /// The request of a `workflow:` step, which is never sent: an empty `GET` located at the step.
+    /// The request of a step that sends none itself (a `workflow:` or `switch` step), never built or sent: an
+    /// empty `GET` located at the step.
     static func placeholder(at location: SourceLocation) -> Request {
         Request(method: Located("GET", at: location), path: .literal(.string("")), pathLocation: location)
     }

@@ -142,3 +142,35 @@ extension Unicode.Scalar {
     /// Whether the scalar is an ASCII letter.
     var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
 }
+
+extension WorkflowDecoder {
+    /// Reports each of `keys` that a step without `owner` has: they only apply to a step with `owner`.
+    mutating func reportKeys(_ keys: [String], thatNeed owner: String, in fields: MappingReader, stepID: String) {
+        for key in keys where fields.contains(key) {
+            report(.invalidValue, "'\(key)' applies to a step with '\(owner)', which step '\(stepID)' is not",
+                   fields[key]!, key: fields.keyNode(key))
+        }
+    }
+
+    /// The whole-value runtime expression that `node`, the value of `key`, holds, with the location of its `$`;
+    /// `nil` after reporting anything else (`expecting` says what was expected) or a malformed expression.
+    mutating func wholeValueExpression(_ node: YAMLNode, key: String, expecting: String)
+        -> (RuntimeExpression, SourceLocation)?
+    {
+        guard case .string(let text)? = node.scalar?.value, text.hasPrefix("$") else {
+            report(.typeMismatch,
+                   "expected '\(key)' to be \(expecting), found "
+                       + (node.scalar.map { "'\($0.text)'" } ?? node.kindDescription),
+                   node)
+            return nil
+        }
+        let quote = node.scalar?.style == .plain ? 0 : 1
+        do {
+            return (try RuntimeExpression(parsing: text), node.location.advanced(by: quote))
+        } catch {
+            report(.invalidExpression, "invalid expression in '\(key)': \(error.message)", node)
+            diagnostics[diagnostics.count - 1].location = node.location.advanced(by: quote + error.offset)
+            return nil
+        }
+    }
+}

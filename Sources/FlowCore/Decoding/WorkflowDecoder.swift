@@ -113,7 +113,8 @@ package struct WorkflowDecoder {
     static let stepKeys = [
         "id", "description", "server", "dispatcher", "on-demand", "request", "response", "outputs", "set",
         "interceptors", "policy", "idempotent", "idempotencyKey", "after", "on-error", "compensate", "if", "else",
-        "forEach", "maxConcurrency", "onItemFailure", "repeat", "paginate", "workflow", "inputs",
+        "forEach", "maxConcurrency", "onItemFailure", "repeat", "paginate", "workflow", "inputs", "switch", "cases",
+        "default",
     ]
 
     private mutating func steps(_ node: YAMLNode) -> [Step] {
@@ -136,13 +137,18 @@ package struct WorkflowDecoder {
             guard let call = subWorkflowCall(fields, workflowNode, stepID: id.value) else { return nil }
             step = Step(id: id, location: node.location, request: .placeholder(at: node.location))
             step.call = call
+        } else if fields.contains("switch") {
+            step = Step(id: id, location: node.location, request: .placeholder(at: node.location))
+            step.switch = switchSetting(fields, stepID: id.value)
         } else {
             guard let requestNode = fields["request"] else {
                 report(.missingKey,
-                       "\(context) is missing the required key 'request' (or 'workflow', to call another workflow file)",
+                       "\(context) is missing the required key 'request' (or 'workflow', to call another workflow "
+                           + "file, or 'switch', to run one of several steps)",
                        node)
                 return nil
             }
+            reportKeys(["cases", "default"], thatNeed: "switch", in: fields, stepID: id.value)
             if let inputs = fields["inputs"] {
                 report(.invalidValue,
                        "'inputs' binds the inputs of a called workflow, but step '\(id.value)' has no 'workflow'",
@@ -179,7 +185,9 @@ package struct WorkflowDecoder {
         if let node = fields["if"] { step.condition = condition(node) }
         if let node = fields["else"] {
             step.otherwise = bindings(node, "'else' of step '\(id.value)'")
-            if fields["if"] == nil {
+            // A switch without a default is skipped, with its `else` values, by a value that matches no case.
+            let mayMatchNoCase = fields.contains("switch") && !fields.contains("default")
+            if fields["if"] == nil && !mayMatchNoCase {
                 report(.invalidValue, "'else' gives step '\(id.value)' outputs for when its 'if' does not hold, "
                        + "but the step has no 'if'", node, key: fields.keyNode("else"))
             }

@@ -144,7 +144,7 @@ struct RunExecution: Sendable {
             var actions: [RunStateMachine.Action] = []
             actions.reserveCapacity(8)
             machine.start(into: &actions)
-            var starts: [(step: PlannedStep, outputs: [String: [String: JSONValue]])] = []
+            var starts: [Start] = []
             var running = 0
             var draining = false
             while true {
@@ -152,12 +152,16 @@ struct RunExecution: Sendable {
                 while index < actions.count {
                     switch actions[index] {
                     case .startStep(let planned, let outputs):
-                        starts.append((planned, outputs))
+                        starts.append(Start(step: planned, choice: nil, outputs: outputs))
+                    case .startSwitchCase(let planned, let choice, let outputs):
+                        starts.append(Start(step: planned, choice: choice, outputs: outputs))
                     case .record(var report):
-                        // A step its `if` skipped has its `else` values as outputs, which may hold a secret.
+                        // A step its `if` skipped has its `else` values as outputs, which may hold a secret, and
+                        // one its `switch` skipped names the value in its reason.
                         if report.status == .skipped, !report.outputs.isEmpty {
                             report.outputs = redactor.redact(.object(report.outputs)).objectValue ?? [:]
                         }
+                        report.skipReason = report.skipReason.map { redactor.redact($0) }
                         record(report)
                     case .caught(let stepID, let action, let code):
                         runSpan?.addEvent(SpanEvent(
@@ -196,9 +200,9 @@ struct RunExecution: Sendable {
                     running += 1
                     var stepScope = scope
                     stepScope.stepOutputs = start.outputs
-                    let planned = start.step
+                    let (planned, choice) = (start.step, start.choice)
                     observer?.stepStarted(planned.id)
-                    group.addTask { .finished(await runner.run(planned, scope: stepScope)) }
+                    group.addTask { .finished(await Self.run(planned, choice: choice, runner: runner, scope: stepScope)) }
                 }
                 starts.removeAll(keepingCapacity: true)  // The tasks have their outputs.
                 guard let event = await group.next() else {
@@ -222,13 +226,26 @@ struct RunExecution: Sendable {
 
     /// Runs one step in this task. The outputs it reads are released when it returns, before the machine records
     /// the step's own: shared, they would be copied whole at every step of a chain.
-    private func runInline(
-        _ start: (step: PlannedStep, outputs: [String: [String: JSONValue]]), runner: StepRunner, scope: RunScope
-    ) async -> StepResult {
+    private func runInline(_ start: Start, runner: StepRunner, scope: RunScope) async -> StepResult {
         var stepScope = scope
         stepScope.stepOutputs = start.outputs
         observer?.stepStarted(start.step.id)
-        return await runner.run(start.step, scope: stepScope)
+        return await Self.run(start.step, choice: start.choice, runner: runner, scope: stepScope)
+    }
+
+    /// Runs `planned`, or for a switch step the case step `choice` names in its place.
+    private static func run(
+        _ planned: PlannedStep, choice: Switch.Choice?, runner: StepRunner, scope: RunScope
+    ) async -> StepResult {
+        if let choice { return await runner.runCase(choice, of: planned, scope: scope) }
+        return await runner.run(planned, scope: scope)
+    }
+
+    /// A step the machine started: the step, the case step a switch step runs, the outputs its scope reads.
+    private struct Start {
+        var step: PlannedStep
+        var choice: Switch.Choice?
+        var outputs: [String: [String: JSONValue]]
     }
 
     /// Undoes the succeeded steps that declare `compensate:`, most recent first.

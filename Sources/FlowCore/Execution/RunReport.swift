@@ -100,6 +100,11 @@ public struct StepReport: Sendable {
     /// For a `workflow:` step: the reports of the called workflow's steps, in the order they finished (empty
     /// when its run stopped before its first step, such as for invalid inputs).
     public var subSteps: [StepReport] = []
+    /// For a `switch` step that ran: the id of the case step it ran, whose attempts, outputs and error are the
+    /// switch step's.
+    public var chose: String?
+    /// For a `switch` step that ran: the case key its value matched, as written, or `default`.
+    public var matchedCase: String?
 }
 
 /// One attempt of a step.

@@ -27,6 +27,10 @@ struct RunStateMachine {
         /// Start the step; its scope's step outputs are `outputs`. The driver reports its result with
         /// ``stepFinished(_:runCancelled:into:)``.
         case startStep(PlannedStep, outputs: [String: [String: JSONValue]])
+        /// Start switch step `PlannedStep` by running the case step `choice` names in its place; its scope's step
+        /// outputs are `outputs`. The driver reports the result, as the switch step's, with
+        /// ``stepFinished(_:runCancelled:into:)``.
+        case startSwitchCase(PlannedStep, choice: Switch.Choice, outputs: [String: [String: JSONValue]])
         /// Add `report` to the run's reports, in this order.
         case record(StepReport)
         /// A `catch` or `on-error` rule handled step `stepID`'s failure of kind `error` with `action`.
@@ -252,44 +256,89 @@ struct RunStateMachine {
     /// Starts what may start; when nothing runs and nothing can start, the run is complete.
     ///
     /// A step whose `if` does not hold is not started: it is skipped, with its `else` values as its outputs, and
-    /// the steps after it go on.
+    /// the steps after it go on. So is a switch step whose value matches no case and that has no default; one
+    /// whose value chooses a case starts as that case step.
     private mutating func scheduleNext(into actions: inout [Action]) {
         while running < limit, let id = schedule.startNext() {
             let planned = plan.step(id)!
             if let condition = planned.step.condition {
-                let step = planned.step
-                var conditionScope = scope
-                conditionScope.stepOutputs = completedOutputs
+                let conditionScope = readyScope
                 if !condition.holds(for: try? conditionScope.value(of: condition.expression)) {
-                    do throws(FlowError) {
-                        completedOutputs[id] = try evaluate(step.otherwise, in: conditionScope)
-                    } catch {
-                        var error = error
-                        error.stepID = id
-                        var report = StepReport.skipped(id)
-                        report.status = .failed
-                        report.error = error
-                        actions.append(.record(report))
-                        end(error, into: &actions)
-                        return
-                    }
-                    schedule.finish(id)
-                    var report = StepReport.skipped(id)
-                    report.outputs = completedOutputs[id] ?? [:]
-                    report.skipReason = "its 'if' did not hold: \(condition.text)"
-                    actions.append(.record(report))
+                    guard skip(planned.step, because: "its 'if' did not hold: \(condition.text)", in: conditionScope,
+                               into: &actions)
+                    else { return }
+                    continue
+                }
+            }
+            var choice: Switch.Choice?
+            if let setting = planned.step.switch {
+                let switchScope = readyScope
+                let value = try? switchScope.value(of: setting.value)
+                choice = setting.choose(value)
+                if choice == nil {
+                    guard skip(planned.step, because: Self.noCaseReason(setting, value), in: switchScope,
+                               into: &actions)
+                    else { return }
                     continue
                 }
             }
             running += 1
             visits[id, default: 0] += 1
-            actions.append(.startStep(planned, outputs: completedOutputs))
+            if let choice {
+                actions.append(.startSwitchCase(planned, choice: choice, outputs: completedOutputs))
+            } else {
+                actions.append(.startStep(planned, outputs: completedOutputs))
+            }
         }
         guard running == 0 else { return }
         // Steps still waiting can never start (a dependency that never completes): they are skipped.
         for id in schedule.waitingIDs { actions.append(.record(.skipped(id))) }
         state = .finished
         actions.append(.finish(RunExecution.Outcome()))
+    }
+
+    /// The run's scope with the outputs completed so far: what a ready step's `if`, `switch` and `else` read.
+    private var readyScope: RunScope {
+        var ready = scope
+        ready.stepOutputs = completedOutputs
+        return ready
+    }
+
+    /// Records `step` as skipped `because`, with its `else` values, evaluated in `scope`, as its outputs.
+    /// - Returns: `false` when an `else` value could not be evaluated, which ended the run.
+    private mutating func skip(
+        _ step: Step, because reason: String, in scope: RunScope, into actions: inout [Action]
+    ) -> Bool {
+        let id = step.id.value
+        do throws(FlowError) {
+            completedOutputs[id] = try evaluate(step.otherwise, in: scope)
+        } catch {
+            var error = error
+            error.stepID = id
+            var report = StepReport.skipped(id)
+            report.status = .failed
+            report.error = error
+            actions.append(.record(report))
+            end(error, into: &actions)
+            return false
+        }
+        schedule.finish(id)
+        var report = StepReport.skipped(id)
+        report.outputs = completedOutputs[id] ?? [:]
+        report.skipReason = reason
+        actions.append(.record(report))
+        return true
+    }
+
+    /// Why a switch step was skipped: `its 'switch' value "FR" matched none of its cases (DE, AT, US)`.
+    private static func noCaseReason(_ setting: Switch, _ value: JSONValue?) -> String {
+        let cases = setting.cases.map(\.text).joined(separator: ", ")
+        guard let value else {
+            return "its 'switch' value \(setting.value) does not exist, so it matched none of its cases (\(cases))"
+        }
+        var text = value.serialized()
+        if text.count > 60 { text = text.prefix(60) + "…" }
+        return "its 'switch' value \(text) matched none of its cases (\(cases))"
     }
 
     private mutating func end(_ error: FlowError, into actions: inout [Action]) {

@@ -7,7 +7,8 @@ extension StepRunner {
     /// each with its item index.
     ///
     /// With `onItemFailure: fail` the first failed item fails the step and no further item starts (those
-    /// running are cancelled); with `skip` a failed item is left out of the outputs.
+    /// running are cancelled); with `skip` a failed item is left out of the outputs; with `collect` it is
+    /// `null` in them and its error is listed in the `errors` output.
     func runItems(of planned: PlannedStep, _ forEach: ForEach, scope: RunScope, span: (any Span)?) async
         -> StepResult
     {
@@ -65,14 +66,30 @@ extension StepRunner {
             error.message = "item \(firstFailure): " + error.message
             return failed(error, response: result.failedResponse)
         }
+        let collects = forEach.onItemFailure == .collect
         var outputs: [String: JSONValue] = [:]
         for output in planned.step.outputs {
             outputs[output.name.value] = .array(results.compactMap { result in
-                guard let result, result.error == nil else { return nil }
+                guard let result, result.error == nil else { return collects ? .null : nil }
                 return result.outputs[output.name.value] ?? .null
+            })
+        }
+        if collects {
+            outputs[ForEach.errorsOutput] = .array(results.enumerated().compactMap { index, result in
+                result?.error.map { itemError($0, item: index) }
             })
         }
         report.outputs = redactor.redact(.object(outputs)).objectValue ?? [:]
         return StepResult(outputs: outputs, report: report)
+    }
+
+    /// The entry of the `errors` output for the failed item at `item`: its index, error kind, message with
+    /// every secret redacted and, when a response arrived, its status.
+    func itemError(_ error: FlowError, item: Int) -> JSONValue {
+        var entry: [String: JSONValue] = [
+            "item": .int(item), "code": .string(error.code.name), "message": .string(redactor.redact(error.message)),
+        ]
+        if let status = error.status { entry["status"] = .int(status) }
+        return .object(entry)
     }
 }

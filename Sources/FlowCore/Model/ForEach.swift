@@ -16,7 +16,13 @@ package struct ForEach: Sendable {
         case fail
         /// The item is left out of the outputs; the step succeeds with the items that did.
         case skip
+        /// The step succeeds; each output keeps one entry per item, `null` for a failed one, and the output
+        /// ``errorsOutput`` lists the failed items' errors.
+        case collect
     }
+
+    /// The output that `onItemFailure: collect` adds: `{ item, code, message, status? }` per failed item.
+    package static let errorsOutput = "errors"
 
     /// The array: a whole-value runtime expression.
     package var items: RuntimeExpression

@@ -49,6 +49,9 @@ package struct Step: Sendable {
     package var pagination: Pagination?
     /// `workflow:`: the step runs another workflow file instead of sending ``request``.
     package var call: SubWorkflowCall?
+    /// `switch:`: the step sends no request but runs the on-demand step whose case matches a value; its
+    /// ``request`` is then empty.
+    package var `switch`: Switch?
 
     /// Creates a step.
     /// - Parameters:

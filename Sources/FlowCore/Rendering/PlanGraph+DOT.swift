@@ -37,6 +37,7 @@ extension PlanGraph {
             case .catchRule: attributes += ["color=firebrick", "fontcolor=firebrick"]
             case .refresh: attributes += ["color=darkorange3", "fontcolor=darkorange3"]
             case .compensation: attributes += ["color=royalblue4", "fontcolor=royalblue4"]
+            case .switchCase: attributes += ["color=darkgreen", "fontcolor=darkgreen"]
             case .data, .variable, .after: break
             }
             out += "    \(Self.dotQuoted(edge.from)) -> \(Self.dotQuoted(edge.to)) [\(attributes.joined(separator: ", "))];\n"

@@ -23,10 +23,12 @@
 /// | ``Edge/Kind-swift.enum/refresh`` | a step with a refresh interceptor → the on-demand step it runs | `401 → refresh` |
 /// | ``Edge/Kind-swift.enum/catchRule`` | the failing step → where the rule goes | `catch 404 → fallback`, `on-error 5XX → goto` |
 /// | ``Edge/Kind-swift.enum/compensation`` | a step that declares `compensate:` → what undoes it | `compensate` |
+/// | ``Edge/Kind-swift.enum/switchCase`` | a `switch` step → each on-demand step it may run | the case keys: `DE, AT`, `default` |
 ///
 /// A `fallback` rule keeps the failing step's place in the run, so its edge loops back to the
 /// step. A step's `on-error` rules are drawn like catch rules, labelled `on-error`; a `goto`
-/// whose `maxVisits` is not the default says so (`goto (max 2 visits)`). Nodes and edges come
+/// whose `maxVisits` is not the default says so (`goto (max 2 visits)`). A `switch` step shows
+/// `switch: <value>` where other steps show their request. Nodes and edges come
 /// in plan order, so the same plan always renders the same text.
 ///
 /// ```swift
@@ -98,6 +100,9 @@ public struct PlanGraph: Sendable {
             /// The target undoes the source (an on-demand step or an inline request) when the run
             /// fails after the source succeeded.
             case compensation
+            /// The `switch` source runs the on-demand target in its place when its value matches one of the
+            /// cases in the label (or none, for `default`).
+            case switchCase
         }
 
         /// The ``Node/id`` of the node the edge starts at.
@@ -136,7 +141,8 @@ public struct PlanGraph: Sendable {
     /// outputs node when the workflow needs them.
     public var nodes: [Node]
     /// The edges, in a stable order: the ordering edges into each step in plan order, the
-    /// refresh edges out of each step in plan order, the edges into the outputs node, one edge
+    /// refresh edges out of each step in plan order, the case edges out of each `switch` step in
+    /// plan order (a case step once, labelled with all its keys), the edges into the outputs node, one edge
     /// per `on-error` rule (steps in plan order, rules in file order), one edge per catch rule in
     /// file order, then for each step with a compensation in plan order its `compensate` edge
     /// and the data edges into an inline compensation request.
@@ -240,6 +246,7 @@ extension PlanGraph {
 
             for planned in plan.steps { addOrderingEdges(into: planned) }
             for planned in plan.steps { addRefreshEdges(from: planned) }
+            for planned in plan.steps { addSwitchEdges(from: planned) }
             if let outputsNode {
                 for (source, names) in Self.stepOutputReads(in: workflow.outputs.map(\.value)) {
                     addEdge(from: stepNodes[source], to: outputsNode, .data, names.joined(separator: ", "))
@@ -337,11 +344,21 @@ extension PlanGraph {
             }
         }
 
+        /// Adds an edge from a `switch` step to each step it may run, labelled with the case keys that run it.
+        private mutating func addSwitchEdges(from planned: PlannedStep) {
+            guard let setting = planned.step.switch else { return }
+            for target in setting.stepIDs {
+                addEdge(
+                    from: stepNodes[planned.id], to: stepNodes[target], .switchCase,
+                    setting.keys(runningStep: target).joined(separator: ", "))
+            }
+        }
+
         /// Adds an edge between two nodes when both exist, and says whether it did.
         @discardableResult
         private mutating func addEdge(from: String?, to: String?, _ kind: Edge.Kind, _ label: String) -> Bool {
             guard let from, let to else { return false }
-            let conditional = kind == .refresh || kind == .catchRule || kind == .compensation
+            let conditional = kind == .refresh || kind == .catchRule || kind == .compensation || kind == .switchCase
                 || [from, to].contains { id in
                     nodeKinds[id].map { [.onDemandStep, .anyStep, .compensation].contains($0) } ?? false
                 }
@@ -390,8 +407,10 @@ extension PlanGraph {
         /// The lines a step's node shows under its id.
         private static func details(of planned: PlannedStep, in plan: Plan) -> [String] {
             let request = planned.step.request
-            // A `workflow:` step sends nothing itself: its node names the file it runs.
+            // A `workflow:` or `switch` step sends nothing itself: its node names the file it runs or the value
+            // it switches on.
             var lines = [planned.step.call.map { "workflow: \($0.path.value)" }
+                ?? planned.step.switch.map { "switch: \($0.value)" }
                 ?? "\(request.method.value) \(text(of: request.path))"]
             if let condition = planned.step.condition { lines.append("if: \(condition.text)") }
             if !planned.interceptors.isEmpty {
@@ -432,6 +451,7 @@ extension PlanGraph {
         private static func templates(of step: Step) -> [ValueTemplate] {
             let inputs: [ValueTemplate] = step.call?.inputs.map(\.value) ?? []
             return step.request.templates + step.outputs.map(\.value) + step.set.map(\.value) + inputs
+                + (step.switch.map { [.expression($0.value, $0.location)] } ?? [])
         }
 
         /// The step outputs that templates read, grouped by step in first-mention order.

@@ -64,6 +64,7 @@ struct PolicyAnalysisPrinter {
                 case .unbounded(let reason):
                     entry["duration"] = ["bound": "unbounded", "reason": reason.rawValue]
                 }
+                if !step.switchCases.isEmpty { entry["switchCases"] = step.switchCases }
                 if let refresh = step.refresh {
                     entry["refresh"] = [
                         "step": refresh.step, "statuses": refresh.statuses, "requests": refresh.requests,
@@ -88,6 +89,7 @@ struct PolicyAnalysisPrinter {
     private static func notes(_ step: PolicyAnalysis.StepWorstCase) -> [String] {
         var notes: [String] = []
         if step.isOnDemand { notes.append("on-demand") }
+        if !step.switchCases.isEmpty { notes.append("switch: the most of " + step.switchCases.joined(separator: ", ")) }
         switch step.attemptLimit {
         case .notIdempotent:
             notes.append("never retried: not idempotent")

@@ -45,6 +45,7 @@ final class RunPrinter: RunObserver {
         case .skipped: paint("-", "2")
         }
         var line = "\(symbol) \(step.id)"
+        if let chose = step.chose { line += " → \(chose) (case \(step.matchedCase ?? "?"))" }
         if let last = step.attempts.last {
             line += "  \(last.method) \(last.urlText)"
             line += last.statusText.map { "  \($0)" } ?? ""

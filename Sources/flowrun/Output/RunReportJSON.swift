@@ -61,6 +61,8 @@ enum RunReportJSON {
             entry["workflow"] = .string(workflow)
             entry["subSteps"] = .array(step.subSteps.map(encode))
         }
+        if let chose = step.chose { entry["chose"] = .string(chose) }
+        if let key = step.matchedCase { entry["matchedCase"] = .string(key) }
         return .object(entry)
     }
 
