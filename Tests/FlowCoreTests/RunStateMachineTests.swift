@@ -52,7 +52,7 @@ struct RunStateMachineTests {
             case .startSwitchCase(let planned, let choice, _): "start \(planned.id) as \(choice.step) (\(choice.key))"
             case .record(let report): "record \(report.id) \(report.status.rawValue)"
             case .caught(let id, let action, let code): "caught \(id) by \(action) (\(code.name))"
-            case .runHandler(let id, _): "run handler \(id)"
+            case .runHandler(let id, _, _): "run handler \(id)"
             case .cancelRunningSteps: "cancel running"
             case .finish(let outcome):
                 if let error = outcome.error {
@@ -207,8 +207,8 @@ struct RunStateMachineTests {
         _ = run.start()
         let actions = run.stepFinished(failed("a"), runCancelled: false)
         #expect(words(actions) == ["caught a by run (http)", "record a recovered", "run handler notify"])
-        if case .runHandler(_, let scope) = actions.last {
-            #expect(scope.response?.status == 500)  // The handler reads the failed response.
+        if case .runHandler(_, _, let response) = actions.last {
+            #expect(response?.status == 500)  // The handler reads the failed response.
         }
         #expect(words(run.handlerFinished(succeeded("notify"))) == ["record notify succeeded", "start b after a"])
         #expect(run.completedOutputs["a"] == [:])

@@ -3,7 +3,7 @@
 /// Every YAML node, and therefore every model value decoded from one, keeps the
 /// location where it starts, so diagnostics and run-time errors can point at the
 /// exact place in the file the user wrote.
-public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
+public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
     /// The path of the file as the user named it.
     public var path: String
     /// The one-based line number.

@@ -68,6 +68,8 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     public var readyOrderSeed: UInt64?
     /// The circuit breakers, shared by every run of this engine (and of its copies).
     let circuitBreakers: CircuitBreakers
+    /// Where each run records its events, in order, when set (see ``RunEvent``).
+    var journal: (any RunJournal)?
     /// ``clock`` as the runs use it, its type erased.
     let engineClock: EngineClock
 
@@ -121,6 +123,7 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
         let runID = RandomUUID.make()
         var settings = EngineSettings(self)
         settings.logger[metadataKey: "run"] = "\(runID)"
+        settings.runID = runID
         var run = RunExecution(engine: settings, plan: plan, start: start, observer: observer, tracer: tracer)
         let outcome = await tracer.withSpan("flowrun.run", ofKind: .internal) { span in
             if let span { RunTracer.annotate(run: span, plan: plan, id: runID) }

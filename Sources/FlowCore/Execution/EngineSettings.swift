@@ -16,6 +16,11 @@ struct EngineSettings: Sendable {
     let jitter: @Sendable (Double) -> Double
     let circuitBreakers: CircuitBreakers
     let readyOrderSeed: UInt64?
+    /// Where the run records its events; a called workflow's run records none of its own (its result is one
+    /// event of the calling run).
+    var journal: (any RunJournal)?
+    /// The run's id.
+    var runID = ""
 
     init<C>(_ engine: Engine<C>) {
         dispatchers = engine.dispatchers
@@ -29,5 +34,6 @@ struct EngineSettings: Sendable {
         jitter = engine.jitter
         circuitBreakers = engine.circuitBreakers
         readyOrderSeed = engine.readyOrderSeed
+        journal = engine.journal
     }
 }

@@ -45,7 +45,7 @@ struct RunExecution: Sendable {
     }
 
     /// The workflow outputs (not redacted: a calling workflow reads them), or the error the run failed with.
-    struct Outcome {
+    struct Outcome: Codable {
         var outputs: [String: JSONValue] = [:]
         var error: FlowError?
         /// Whether a `catch` rule's `end` gave the outputs, so the declared outputs are not evaluated.
@@ -143,7 +143,16 @@ struct RunExecution: Sendable {
             // One buffer of actions and one of starts for the whole run: no allocation per event.
             var actions: [RunStateMachine.Action] = []
             actions.reserveCapacity(8)
-            machine.start(into: &actions)
+            // Every input of the machine goes through here, recorded first when the run keeps a journal.
+            let journal = engine.journal
+            func take(_ event: RunEvent) {
+                journal?.record(event)
+                machine.apply(event, into: &actions)
+            }
+            take(.started(runID: engine.runID, vars: scope.variables.snapshot))
+            // One draw from the system per run, not per step: the seeds only need to differ between runs and
+            // steps, and each is recorded in its start event.
+            var generator = SplitMix64(seed: UInt64.random(in: .min ... .max))
             var starts: [Start] = []
             var running = 0
             var draining = false
@@ -152,9 +161,13 @@ struct RunExecution: Sendable {
                 while index < actions.count {
                     switch actions[index] {
                     case .startStep(let planned, let outputs):
-                        starts.append(Start(step: planned, choice: nil, outputs: outputs))
+                        let seed = generator.next()
+                        take(.stepStarted(id: planned.id, seed: seed))
+                        starts.append(Start(step: planned, choice: nil, outputs: outputs, seed: seed))
                     case .startSwitchCase(let planned, let choice, let outputs):
-                        starts.append(Start(step: planned, choice: choice, outputs: outputs))
+                        let seed = generator.next()
+                        take(.stepStarted(id: planned.id, seed: seed))
+                        starts.append(Start(step: planned, choice: choice, outputs: outputs, seed: seed))
                     case .record(var report):
                         // A step its `if` skipped has its `else` values as outputs, which may hold a secret, and
                         // one its `switch` skipped names the value in its reason.
@@ -170,9 +183,12 @@ struct RunExecution: Sendable {
                                 "flowrun.step.id": .string(stepID), "flowrun.catch.action": .string(action),
                                 "error.type": .string(code.name),
                             ]))
-                    case .runHandler(let id, let handlerScope):
+                    case .runHandler(let id, let outputs, let response):
+                        var handlerScope = scope
+                        handlerScope.stepOutputs = outputs
+                        handlerScope.response = response
                         let handled = await runner.run(plan.step(id)!, scope: handlerScope)
-                        machine.handlerFinished(handled, into: &actions)
+                        take(.handlerFinished(handled, vars: scope.variables.snapshot))
                     case .cancelRunningSteps:
                         group.cancelAll()
                         draining = true
@@ -193,13 +209,14 @@ struct RunExecution: Sendable {
                 if deadline == nil, running == 0, starts.count == 1 {
                     let result = await runInline(starts.removeLast(), runner: runner, scope: scope)
                     record(contentsOf: runner.nestedReports.drain())
-                    machine.stepFinished(result, runCancelled: Task.isCancelled, into: &actions)
+                    take(.stepFinished(result, runCancelled: Task.isCancelled, vars: scope.variables.snapshot))
                     continue
                 }
                 for start in starts {
                     running += 1
                     var stepScope = scope
                     stepScope.stepOutputs = start.outputs
+                    stepScope.stepSeed = start.seed
                     let (planned, choice) = (start.step, start.choice)
                     observer?.stepStarted(planned.id)
                     group.addTask { .finished(await Self.run(planned, choice: choice, runner: runner, scope: stepScope)) }
@@ -207,16 +224,16 @@ struct RunExecution: Sendable {
                 starts.removeAll(keepingCapacity: true)  // The tasks have their outputs.
                 guard let event = await group.next() else {
                     precondition(draining, "the run waits for nothing")
-                    machine.drained(into: &actions)
+                    take(.drained)
                     continue
                 }
                 switch event {
                 case .finished(let result):
                     running -= 1
                     record(contentsOf: runner.nestedReports.drain())
-                    machine.stepFinished(result, runCancelled: Task.isCancelled, into: &actions)
+                    take(.stepFinished(result, runCancelled: Task.isCancelled, vars: scope.variables.snapshot))
                 case .deadlinePassed(let deadline):
-                    machine.deadlinePassed(deadline, into: &actions)
+                    take(.deadlinePassed(deadline))
                 case .deadlineCancelled:
                     break
                 }
@@ -229,6 +246,7 @@ struct RunExecution: Sendable {
     private func runInline(_ start: Start, runner: StepRunner, scope: RunScope) async -> StepResult {
         var stepScope = scope
         stepScope.stepOutputs = start.outputs
+        stepScope.stepSeed = start.seed
         observer?.stepStarted(start.step.id)
         return await Self.run(start.step, choice: start.choice, runner: runner, scope: stepScope)
     }
@@ -246,6 +264,8 @@ struct RunExecution: Sendable {
         var step: PlannedStep
         var choice: Switch.Choice?
         var outputs: [String: [String: JSONValue]]
+        /// The seed the driver drew for this start (``RunEvent/stepStarted(id:seed:)``).
+        var seed: UInt64
     }
 
     /// Undoes the succeeded steps that declare `compensate:`, most recent first.

@@ -39,9 +39,9 @@ public struct RunReport: Sendable {
 }
 
 /// What happened to one step.
-public struct StepReport: Sendable {
+public struct StepReport: Sendable, Codable {
     /// How a step ended.
-    public enum Status: String, Sendable {
+    public enum Status: String, Sendable, Codable {
         /// The step got a success response.
         case succeeded
         /// The step failed and the failure ended the run.
@@ -81,7 +81,7 @@ public struct StepReport: Sendable {
     public var loop: Loop?
 
     /// The loop of a `repeat` or `paginate` step.
-    public enum Loop: String, Sendable {
+    public enum Loop: String, Sendable, Codable {
         /// `repeat:`: the request again until (or while) a condition holds.
         case `repeat`
         /// `paginate:`: page after page of a list.
@@ -108,7 +108,7 @@ public struct StepReport: Sendable {
 }
 
 /// One attempt of a step.
-public struct AttemptReport: Sendable {
+public struct AttemptReport: Sendable, Codable {
     /// The one-based attempt number (of the item, in a `forEach` step).
     public var number: Int
     /// In a `forEach` step: the zero-based index of the item the attempt was for.
@@ -141,7 +141,7 @@ public struct AttemptReport: Sendable {
 }
 
 /// A response that a refresh interceptor answered by refreshing the credentials and replaying the request.
-public struct RefreshExchange: Sendable, Equatable {
+public struct RefreshExchange: Sendable, Equatable, Codable {
     /// The status that asked for new credentials (401 unless the interceptor lists others).
     public var status: Int
     /// The id of the on-demand step that refreshes the credentials.

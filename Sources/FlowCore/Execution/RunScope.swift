@@ -26,6 +26,9 @@ struct RunScope: Sendable {
     /// Where in a loop the step runs: the item and iteration indexes its attempts are reported with, and the
     /// page a paginated step fetches.
     var position = LoopPosition()
+    /// The seed the driver drew when the step started, from which its `Idempotency-Key`s are drawn; `nil` for a
+    /// step no start event covers (a refresh or compensation), whose keys come from the system's random source.
+    var stepSeed: UInt64?
 
     var inputs: [String: JSONValue] { shared.inputs }
     var environment: [String: String] { shared.environment }
@@ -135,10 +138,15 @@ struct RunScope: Sendable {
 }
 
 /// A response with its body decoded by ``ResponseDecoding``: by its content type, or as `parse:` says.
-struct DecodedResponse: Sendable {
+struct DecodedResponse: Sendable, Codable {
     var status: Int
     var headers: HeaderFields
     var body: JSONValue
-    /// How the body was read, for messages; `nil` for a registered parser's value.
+    /// How the body was read, for messages; `nil` for a registered parser's value. Not recorded in a run's
+    /// events: nothing the run decides reads it.
     var reading: BodyReading? = nil
+
+    private enum CodingKeys: String, CodingKey {
+        case status, headers, body
+    }
 }

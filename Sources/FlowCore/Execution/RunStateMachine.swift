@@ -35,9 +35,9 @@ struct RunStateMachine {
         case record(StepReport)
         /// A `catch` or `on-error` rule handled step `stepID`'s failure of kind `error` with `action`.
         case caught(stepID: String, action: String, error: FlowError.Code)
-        /// Run the on-demand step `id` in `scope` now, before any other event, and report its result with
-        /// ``handlerFinished(_:into:)``.
-        case runHandler(id: String, scope: RunScope)
+        /// Run the on-demand step `id` now, before any other event, in the run's scope with these step outputs
+        /// and the failed `response` it handles, and report its result with ``handlerFinished(_:into:)``.
+        case runHandler(id: String, outputs: [String: [String: JSONValue]], response: DecodedResponse?)
         /// Cancel the running steps and deliver each one's result with ``stepFinished(_:runCancelled:into:)``, then
         /// call ``drained(into:)``.
         case cancelRunningSteps
@@ -45,7 +45,7 @@ struct RunStateMachine {
         case finish(RunExecution.Outcome)
     }
 
-    private enum State {
+    fileprivate enum State: Codable {
         case scheduling
         /// A `run:` rule's handler is running for `stepID`.
         case awaitingHandler(stepID: String, then: CatchRule.Continuation, error: FlowError)
@@ -54,7 +54,7 @@ struct RunStateMachine {
     }
 
     /// How an ending run ends, once its running steps are drained.
-    private struct Ending {
+    fileprivate struct Ending: Codable {
         var outcome: RunExecution.Outcome
         /// The steps that had not started when the run began to end: reported as skipped.
         var waiting: [String]
@@ -63,7 +63,9 @@ struct RunStateMachine {
     }
 
     private let plan: Plan
-    /// The run's inputs, environment and vars, for catch-rule conditions and `fallback`/`end` values.
+    /// The run's inputs, environment and vars, for catch-rule conditions and `fallback`/`end` values. The vars
+    /// are the machine's own copy, set from each event that carries them: what steps do to the run's vars
+    /// reaches the machine in events, like everything else.
     private let scope: RunScope
     private let limit: Int
     private var state = State.scheduling
@@ -71,6 +73,8 @@ struct RunStateMachine {
     private var running = 0
     /// How many times each step has started, for `goto`'s `maxVisits`.
     private var visits: [String: Int] = [:]
+    /// The seed the driver drew when each step last started (``RunEvent/stepStarted(id:seed:)``).
+    private(set) var seeds: [String: UInt64] = [:]
 
     /// The outputs of the steps that completed (or were given fallback outputs).
     private(set) var completedOutputs: [String: [String: JSONValue]] = [:]
@@ -78,11 +82,55 @@ struct RunStateMachine {
     /// when it did: what compensation undoes, in reverse. A step that `goto` ran again appears once per run.
     private(set) var succeeded: [(id: String, outputs: [String: [String: JSONValue]])] = []
 
+    /// The whole state of a run, as a value that encodes: with the same plan, inputs and environment,
+    /// ``init(plan:scope:limit:seed:resuming:)`` brings a new machine to it, and the events after it then take the
+    /// new machine where they took this one. A journal can keep one now and then instead of every event.
+    struct Snapshot: Codable, Sendable {
+        fileprivate var state: State
+        var schedule: StepSchedule.Progress
+        var running: Int
+        var visits: [String: Int]
+        var seeds: [String: UInt64]
+        var completedOutputs: [String: [String: JSONValue]]
+        var succeeded: [Succeeded]
+        var vars: [String: JSONValue]
+
+        /// A step with a compensation that succeeded, with the outputs known when it did.
+        struct Succeeded: Codable, Sendable {
+            var id: String
+            var outputs: [String: [String: JSONValue]]
+        }
+    }
+
+    /// The run's state now.
+    var snapshot: Snapshot {
+        Snapshot(
+            state: state, schedule: schedule.progress, running: running, visits: visits, seeds: seeds,
+            completedOutputs: completedOutputs, succeeded: succeeded.map { Snapshot.Succeeded(id: $0.id, outputs: $0.outputs) },
+            vars: scope.variables.snapshot)
+    }
+
+    /// A run of `plan` in the state `snapshot` recorded; `scope` gives the inputs and environment, the snapshot
+    /// the vars.
+    init(plan: Plan, scope: RunScope, limit: Int, seed: UInt64?, resuming snapshot: Snapshot) {
+        self.init(plan: plan, scope: scope, limit: limit, seed: seed)
+        state = snapshot.state
+        schedule.restore(snapshot.schedule)
+        running = snapshot.running
+        visits = snapshot.visits
+        seeds = snapshot.seeds
+        completedOutputs = snapshot.completedOutputs
+        succeeded = snapshot.succeeded.map { ($0.id, $0.outputs) }
+        self.scope.variables.replace(with: snapshot.vars)
+    }
+
     /// A run of `plan`'s regular steps in `scope`, at most `limit` at a time, ready steps in plan order or in the
     /// order `seed` draws.
     init(plan: Plan, scope: RunScope, limit: Int, seed: UInt64?) {
         self.plan = plan
-        self.scope = scope
+        self.scope = RunScope(
+            inputs: scope.inputs, environment: scope.environment, variables: RunVariables(scope.variables.snapshot),
+            stepOutputs: [:], response: nil)
         self.limit = max(1, limit)
         schedule = StepSchedule(plan.steps.filter { !$0.step.onDemand }.map { ($0.id, $0.dependencies) }, seed: seed)
     }
@@ -96,6 +144,27 @@ struct RunStateMachine {
     }
 
     // MARK: Events
+
+    /// Takes in `event`: the one entry point a driver (or a replay of recorded events) needs.
+    mutating func apply(_ event: RunEvent, into actions: inout [Action]) {
+        switch event {
+        case .started(_, let vars):
+            scope.variables.replace(with: vars)
+            start(into: &actions)
+        case .stepStarted(let id, let seed):
+            seeds[id] = seed
+        case .stepFinished(let result, let runCancelled, let vars):
+            scope.variables.replace(with: vars)
+            stepFinished(result, runCancelled: runCancelled, into: &actions)
+        case .handlerFinished(let result, let vars):
+            scope.variables.replace(with: vars)
+            handlerFinished(result, into: &actions)
+        case .deadlinePassed(let deadline):
+            deadlinePassed(deadline, into: &actions)
+        case .drained:
+            drained(into: &actions)
+        }
+    }
 
     /// The run begins.
     mutating func start(into actions: inout [Action]) {
@@ -185,7 +254,8 @@ struct RunStateMachine {
                 return
             }
             state = .awaitingHandler(stepID: report.id, then: then, error: error)
-            actions.append(.runHandler(id: target.value, scope: failureScope))
+            actions.append(.runHandler(
+                id: target.value, outputs: failureScope.stepOutputs, response: failureScope.response))
             return
         case .goto(let target):
             let maxVisits = rule.maxVisits

@@ -23,4 +23,9 @@ final class RunVariables: Sendable {
     var snapshot: [String: JSONValue] {
         values.withLock { $0 }
     }
+
+    /// Sets every var at once: a state machine's copy takes the vars an event carries.
+    func replace(with all: [String: JSONValue]) {
+        values.withLock { $0 = all }
+    }
 }

@@ -1,5 +1,8 @@
 /// The result of running one step: its outputs on success, its error otherwise, and its report.
-struct StepResult: Sendable {
+///
+/// It is `Codable` as what a run's state machine reads of it — outputs, report, error and failed response — so
+/// a recorded ``RunEvent`` carries it; the rest is the runner's, for the loops that run a step again.
+struct StepResult: Sendable, Codable {
     var outputs: [String: JSONValue]
     var report: StepReport
     var error: FlowError?
@@ -11,4 +14,8 @@ struct StepResult: Sendable {
     var requestURL: String?
     /// For an iteration of a `repeat` step: whether the loop goes on (the iteration bound no outputs).
     var loopGoesOn = false
+
+    private enum CodingKeys: String, CodingKey {
+        case outputs, report, error, failedResponse
+    }
 }

@@ -42,9 +42,10 @@ extension StepRunner {
                 return failed(error)
             }
         }
+        var engine = nestedRuns.engine
+        engine.journal = nil  // The called run is one step of this one: its result is this run's event.
         var run = RunExecution(
-            engine: nestedRuns.engine, plan: callee, start: runStart, observer: nil, tracer: tracer,
-            redactor: redactor)
+            engine: engine, plan: callee, start: runStart, observer: nil, tracer: tracer, redactor: redactor)
         let outcome = await run.execute(inputs: inputs, environment: nestedRuns.environment)
         report.subSteps = run.reports
         if var error = outcome.error {

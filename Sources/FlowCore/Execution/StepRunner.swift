@@ -65,7 +65,7 @@ struct StepRunner: Sendable {
             duration: .zero, outputs: [:], error: nil)
         var log = AttemptLog()
         // One key per step run, the same on every attempt, so the server can recognise a retried request.
-        let idempotencyKey = planned.step.idempotencyKey ? RandomUUID.make() : nil
+        let idempotencyKey = planned.step.idempotencyKey ? Self.idempotencyKey(seed: scope.stepSeed, scope.position) : nil
         // The total timeout needs no timer of its own: time passes only in attempts, each limited to what is
         // left of it, and in retry delays, which are never started when they would end after it.
         let deadline = planned.policy?.timeout?.total.map { started.advanced(by: $0.value) }
@@ -541,6 +541,16 @@ struct StepRunner: Sendable {
         report.error = error
         report.duration = started.duration(to: clock.now)
         return StepResult(outputs: [:], report: report, error: error, failedResponse: response)
+    }
+
+    /// The `Idempotency-Key` of one run of a step: drawn from the seed its start event carries, mixed with the
+    /// item and iteration it runs for, so a replayed run sends the keys it sent before; random without a seed.
+    static func idempotencyKey(seed: UInt64?, _ position: LoopPosition) -> String {
+        guard let seed else { return RandomUUID.make() }
+        var generator = SplitMix64(
+            seed: seed ^ (UInt64(truncatingIfNeeded: (position.item ?? -1) + 1) &* 0x9E37_79B9_7F4A_7C15)
+                ^ (UInt64(truncatingIfNeeded: (position.iteration ?? -1) + 1) &* 0xC2B2_AE3D_27D4_EB4F))
+        return RandomUUID.make(using: &generator)
     }
 
     /// The first 512 bytes of a body, as text.

@@ -11,7 +11,7 @@
 /// of its dependents only. A `goto` that sends the run back is rare and bounded by its visit limit, so
 /// ``reopen(_:)`` simply recounts.
 struct StepSchedule {
-    enum State: Equatable {
+    enum State: Equatable, Codable {
         case waiting
         case running
         case done
@@ -125,6 +125,25 @@ struct StepSchedule {
             next += 1
         }
         return result.map { ids[$0] }
+    }
+
+    /// Where each step stands, as a value that encodes: with the same steps and seed, ``restore(_:)`` brings a
+    /// new schedule to this one's state.
+    struct Progress: Codable, Sendable {
+        var states: [State]
+        var unmet: [Int]
+        var ready: [Int]
+    }
+
+    /// Where each step stands now.
+    var progress: Progress { Progress(states: states, unmet: unmet, ready: ready) }
+
+    /// Takes the progress of a schedule of the same steps.
+    mutating func restore(_ progress: Progress) {
+        precondition(progress.states.count == ids.count, "a progress of another workflow")
+        states = progress.states
+        unmet = progress.unmet
+        ready = progress.ready
     }
 
     // MARK: The heap

@@ -1,7 +1,7 @@
 /// The header fields of a request or response: ordered, names compared case-insensitively.
 public struct HeaderFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// One field.
-    public struct Field: Sendable, Hashable {
+    public struct Field: Sendable, Hashable, Codable {
         /// The name as written.
         public var name: String
         /// The value.
@@ -86,4 +86,16 @@ public struct HeaderFields: Sendable, Hashable, Sequence, ExpressibleByDictionar
 
     /// Iterates over the fields in order.
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+}
+
+/// Header fields encode as the array of their fields, in order.
+extension HeaderFields: Codable {
+    public init(from decoder: any Decoder) throws {
+        self.init(try decoder.singleValueContainer().decode([Field].self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(fields)
+    }
 }

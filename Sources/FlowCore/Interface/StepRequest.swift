@@ -55,7 +55,7 @@ public struct StepResponse: Sendable, Hashable {
     public var redirects: [Redirect] = []
 
     /// A redirect that a dispatcher followed.
-    public struct Redirect: Sendable, Hashable {
+    public struct Redirect: Sendable, Hashable, Codable {
         /// The redirect's status (`301`, `302`, `303`, `307` or `308`).
         public var status: Int
         /// The absolute URL it led to.

@@ -200,7 +200,7 @@ package struct CatchRule: Sendable {
     }
 
     /// What happens after a `run` action.
-    package enum Continuation: String, Sendable {
+    package enum Continuation: String, Sendable, Codable {
         /// The run fails with the original error.
         case fail
         /// The run continues as if the step had produced no outputs.

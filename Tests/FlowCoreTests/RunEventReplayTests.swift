@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import FlowCore
+
+/// A run's events, recorded in order and decoded again, bring a new state machine to the run's state: the same
+/// reports, outputs and vars, the seeds of its `Idempotency-Key`s, and a snapshot that resumes where it was taken.
+struct RunEventReplayTests {
+    static let workflow = """
+        flowrun: 1
+        servers: { api: https://api.test }
+        defaults: { server: api }
+        vars: { tier: basic }
+        steps:
+          - id: login
+            request: { method: POST, path: /login }
+            idempotencyKey: true
+            outputs: { token: $response.body#/token }
+            set: { tier: $response.body#/tier }
+          - id: upgrade
+            if: "$vars.tier == 'gold'"
+            request: { method: GET, path: /gold, headers: { Authorization: "Bearer {$steps.login.outputs.token}" } }
+            outputs: { perks: $response.body#/perks }
+            else: { perks: [] }
+          - id: flaky
+            request: { method: GET, path: /flaky }
+            after: login
+          - id: notify
+            on-demand: true
+            request: { method: POST, path: /notify }
+            idempotent: true
+        catch:
+          - { when: { step: flaky, status: 503 }, run: notify, then: continue }
+        outputs: { perks: $steps.upgrade.outputs.perks }
+        """
+
+    static func server() -> ScriptedDispatcher { ScriptedDispatcher { request, _ in
+        switch request.path {
+        case "/login": json(200, #"{"token": "t-1", "tier": "gold"}"#)
+        case "/gold": json(200, #"{"perks": ["lounge"]}"#)
+        case "/flaky": json(503, #"{"message": "busy"}"#)
+        default: json(200, "{}")
+        }
+    } }
+
+    /// Runs the workflow with a journal: the report, the requests and the events decoded from their JSON.
+    static func recordedRun() async throws -> (RunReport, ScriptedDispatcher, [RunEvent], Plan) {
+        let compiled = try plan(workflow)
+        let dispatcher = server()
+        var runner = engine(dispatcher)
+        let journal = RunEventLog()
+        runner.journal = journal
+        let report = await runner.run(compiled, inputs: [:], environment: [:])
+        let data = try JSONEncoder().encode(journal.recorded)
+        return (report, dispatcher, try JSONDecoder().decode([RunEvent].self, from: data), compiled)
+    }
+
+    /// A machine for `plan` that has taken `events`, and the reports its `record` actions gave, in order.
+    static func replay(_ events: [RunEvent], of plan: Plan, from snapshot: RunStateMachine.Snapshot? = nil)
+        -> (RunStateMachine, [StepReport])
+    {
+        let scope = RunScope(inputs: [:], environment: [:], variables: RunVariables([:]), stepOutputs: [:], response: nil)
+        var machine = snapshot.map { RunStateMachine(plan: plan, scope: scope, limit: 8, seed: nil, resuming: $0) }
+            ?? RunStateMachine(plan: plan, scope: scope, limit: 8, seed: nil)
+        var reports: [StepReport] = []
+        var actions: [RunStateMachine.Action] = []
+        for event in events {
+            machine.apply(event, into: &actions)
+            for case .record(let report) in actions { reports.append(report) }
+            actions.removeAll()
+        }
+        return (machine, reports)
+    }
+
+    static func snapshotJSON(_ snapshot: RunStateMachine.Snapshot) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(snapshot), as: UTF8.self)
+    }
+
+    @Test func recordedEventsReplayToTheSameReportsOutputsAndVars() async throws {
+        let (report, _, events, compiled) = try await Self.recordedRun()
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        #expect(report.outputs["perks"] == ["lounge"])
+        let (machine, reports) = Self.replay(events, of: compiled)
+        #expect(reports.map(\.id) == report.steps.map(\.id))
+        #expect(reports.map(\.status) == report.steps.map(\.status))
+        // The `if` of upgrade read the var login set: it reached the machine in login's event.
+        #expect(machine.completedOutputs["upgrade"] == ["perks": ["lounge"]])
+        #expect(machine.snapshot.vars["tier"] == "gold")
+        #expect(machine.isEnding)
+        #expect(events.count { if case .stepStarted = $0 { true } else { false } } == 3)
+    }
+
+    @Test func theIdempotencyKeyComesFromTheSeedTheStartEventCarries() async throws {
+        let (_, dispatcher, events, compiled) = try await Self.recordedRun()
+        let sent = try #require(dispatcher.requests.first { $0.path == "/login" }?.headers["Idempotency-Key"])
+        let (machine, _) = Self.replay(events, of: compiled)
+        let seed = try #require(machine.seeds["login"])
+        // A resumed run that sends login again sends the key it sent before.
+        #expect(StepRunner.idempotencyKey(seed: seed, LoopPosition()) == sent)
+        #expect(StepRunner.idempotencyKey(seed: seed &+ 1, LoopPosition()) != sent)
+    }
+
+    @Test func aSnapshotResumesWhereItWasTaken() async throws {
+        let (_, _, events, compiled) = try await Self.recordedRun()
+        let (whole, _) = Self.replay(events, of: compiled)
+        for cut in 1..<events.count {
+            let (first, _) = Self.replay(Array(events[..<cut]), of: compiled)
+            let stored = try JSONDecoder().decode(
+                RunStateMachine.Snapshot.self, from: Data(try Self.snapshotJSON(first.snapshot).utf8))
+            let (resumed, _) = Self.replay(Array(events[cut...]), of: compiled, from: stored)
+            #expect(try Self.snapshotJSON(resumed.snapshot) == Self.snapshotJSON(whole.snapshot), "resumed after event \(cut)")
+        }
+    }
+
+    @Test func eventsEncodeAsJSONThatNamesWhatHappened() throws {
+        var result = StepResult(
+            outputs: ["token": "t-1"],
+            report: StepReport(id: "login", status: .succeeded, attempts: [], startedAfter: .zero,
+                               duration: .milliseconds(12), outputs: ["token": "t-1"]))
+        result.response = DecodedResponse(status: 200, headers: [:], body: "not recorded")
+        let data = try JSONEncoder().encode(RunEvent.stepFinished(result, runCancelled: false, vars: ["n": 1]))
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#""stepFinished""#))
+        #expect(!text.contains("not recorded"))  // Only what the machine reads of a result is recorded.
+        guard case .stepFinished(let decoded, false, let vars) = try JSONDecoder().decode(RunEvent.self, from: data)
+        else {
+            Issue.record("decoded as another event")
+            return
+        }
+        #expect(decoded.outputs == ["token": "t-1"])
+        #expect(decoded.report.duration == .milliseconds(12))
+        #expect(vars == ["n": 1])
+    }
+}
