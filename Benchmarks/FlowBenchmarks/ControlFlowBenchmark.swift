@@ -3,20 +3,23 @@ import FlowTesting
 import Foundation
 
 /// The control-flow pieces of the engine: the run state machine's transitions on their own against a whole
-/// `Engine.run` of the same chain, and polling (a retry rule with `if`, at most 100 attempts) on the virtual clock
-/// of `flowrun test`.
+/// `Engine.run` of the same chain, and polling on the virtual clock of `flowrun test`: a retry rule with `if` (at
+/// most 100 attempts) and a `repeat` loop (the 1,000-iteration poll).
 struct ControlFlowBenchmark {
     var chainLength = 1_000
     var rounds = 20
     /// A retry rule allows at most 100 attempts; a longer poll is a loop.
     var pollIterations = [10, 100]
+    /// The iterations of the `repeat` poll.
+    var repeatIterations = [100, 1_000]
 
     var fanOutItems = 10_000
 
     func run() async throws {
         try await transitions()
         try await fanOut()
-        for iterations in pollIterations { try await poll(iterations: iterations) }
+        for iterations in pollIterations { try await poll(iterations: iterations, loop: false) }
+        for iterations in repeatIterations { try await poll(iterations: iterations, loop: true) }
     }
 
     /// Events per second of ``RunStateMachine`` alone, and its share of a run of the same chain on a no-op
@@ -76,13 +79,23 @@ struct ControlFlowBenchmark {
             Bench.megabytes(max(0, after - before))))
     }
 
-    /// A job polled `iterations` times (a retry rule with `if`, exponential backoff capped at 30 s) on the
-    /// virtual clock: the wall time of the whole test case.
-    private func poll(iterations: Int) async throws {
+    /// A job polled `iterations` times (a retry rule with `if`, or with `loop` a `repeat` step; exponential
+    /// backoff capped at 30 s) on the virtual clock: the wall time of the whole test case.
+    private func poll(iterations: Int, loop: Bool) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flowrun-poll-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let workflow = """
+        let workflow = loop
+            ? """
+            flowrun: 1
+            steps:
+              - id: status
+                request: { method: GET, path: "https://jobs.example/exports/1" }
+                repeat: { until: "$response.body#/status == 'done'", maxIterations: \(iterations), delay: 1s, backoff: exponential, maxDelay: 30s }
+                outputs: { file: $response.body#/file }
+            outputs: { file: $steps.status.outputs.file }
+            """
+            : """
             flowrun: 1
             policies:
               poll:
@@ -121,7 +134,8 @@ struct ControlFlowBenchmark {
         }
         let attempts = report.steps.first?.attempts.count ?? 0
         print(String(
-            format: "poll: %d attempts over %@ of virtual time in %.1f ms of wall time (%.1f µs per poll)",
-            attempts, report.duration.roundedText, timed.wall * 1e3, timed.wall * 1e6 / Double(max(1, attempts))))
+            format: "poll (%@): %d attempts over %@ of virtual time in %.1f ms of wall time (%.1f µs per poll)",
+            loop ? "repeat" : "retry rule", attempts, report.duration.roundedText, timed.wall * 1e3,
+            timed.wall * 1e6 / Double(max(1, attempts))))
     }
 }
