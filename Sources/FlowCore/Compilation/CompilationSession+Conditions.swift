@@ -11,7 +11,7 @@ extension CompilationSession {
                       at: condition.location)
                 return
             }
-            _ = typeOf(condition.expression, at: condition.location, in: .stepCondition(step))
+            checkCondition(condition, in: .stepCondition(step))
         } else if !(step.switch?.mayMatchNoCase ?? false) {
             return  // Never skipped: the decoder refused any `else`.
         }

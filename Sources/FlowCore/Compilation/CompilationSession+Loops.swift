@@ -12,7 +12,7 @@ extension CompilationSession {
         }
         if let repetition = step.repetition {
             let condition = repetition.stop.condition
-            _ = typeOf(condition.expression, at: condition.location, in: .loop(step))
+            checkCondition(condition, in: .loop(step))
         }
         if let pagination = step.pagination { checkPagination(pagination, of: step) }
     }

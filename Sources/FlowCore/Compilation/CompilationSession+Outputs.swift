@@ -24,7 +24,7 @@ extension CompilationSession {
     private mutating func checkCatchRule(_ rule: CatchRule, of step: Step?) {
         let context = BindingContext.failure(step)
         if let condition = rule.when.condition {
-            _ = typeOf(condition.expression, at: condition.location, in: context)
+            checkCondition(condition, in: context)
         }
         switch rule.action {
         case .fallback(let bindings):

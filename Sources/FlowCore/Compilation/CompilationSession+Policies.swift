@@ -52,8 +52,7 @@ extension CompilationSession {
             let statuses = rule.when.statuses
             let failedOnly = statuses.isEmpty ? !rule.when.kinds.isEmpty : statuses.allSatisfy { !$0.value.isSuccess }
             let before = diagnostics.count
-            _ = typeOf(
-                condition.expression, at: condition.location, in: .retryCondition(step, failedResponse: failedOnly))
+            checkCondition(condition, in: .retryCondition(step, failedResponse: failedOnly))
             let found = diagnostics[before...]
             diagnostics.removeSubrange(before...)
             for diagnostic in found where !diagnostics.contains(where: {

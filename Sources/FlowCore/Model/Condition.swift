@@ -62,7 +62,7 @@ package struct Condition: Sendable {
         }
     }
 
-    private static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
+    static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
         if let x = a.doubleValue, let y = b.doubleValue { return x == y }
         return a == b
     }
