@@ -121,8 +121,9 @@ public struct PlanGraph: Sendable {
         public var kind: Kind
         /// The text on the edge, such as `userId` or `401 → refresh`.
         public var label: String
-        /// Whether the edge is followed only in some runs: refresh, catch, on-error and compensation
-        /// edges, and edges that touch an on-demand step, a compensation or the "any step" node.
+        /// Whether the edge is followed only in some runs: refresh, catch, on-error, compensation,
+        /// switch-case and loop edges, and edges that touch an on-demand step, a compensation or the
+        /// "any step" node.
         /// Renderers draw it dashed.
         public var isConditional: Bool
 
