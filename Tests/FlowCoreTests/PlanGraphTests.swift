@@ -301,3 +301,58 @@ struct PlanGraphTests {
         #expect(try graph().dot() == graph().dot())
     }
 }
+
+/// `flowrun graph` on loops: a `repeat` or `paginate` step has an edge to itself saying what ends it and its
+/// limit, a `forEach` step says what it runs over, and a `workflow:` step is a subroutine node.
+struct PlanGraphLoopTests {
+    private static let loops = """
+        flowrun: 1
+        servers: { api: "https://api.example.com" }
+        policies:
+          p: { retry: [{ attempts: 3 }] }
+        defaults: { server: api }
+        steps:
+          - id: list
+            request: { method: GET, path: /list }
+            paginate: { next: $response.body#/next, param: cursor, maxPages: 7 }
+            outputs: { ids: $response.body#/items }
+          - id: poll
+            policy: p
+            request: { method: GET, path: /job }
+            repeat: { until: $response.body#/state == "done", maxIterations: 30 }
+          - id: each
+            forEach: $steps.list.outputs.ids
+            maxConcurrency: 4
+            request: { method: GET, path: "/items/{$item}" }
+        """
+
+    @Test func loopsHaveAnEdgeToTheirOwnStepAndForEachSaysWhatItRunsOver() throws {
+        let graph = PlanGraph(try plan(Self.loops))
+        let loops = graph.edges.filter { $0.kind == .loop }.map { "\($0.from) → \($0.to): \($0.label)" }
+        #expect(loops == [
+            "list → list: next: $response.body#/next as ?cursor=, ≤ 7 pages",
+            #"poll → poll: until $response.body#/state == "done", ≤ 30×"#,
+        ])
+        // One iteration's attempts, not the loop's.
+        #expect(graph.node(forStep: "poll")?.details == ["GET /job", "policy: p (up to 3 attempts)"])
+        #expect(graph.node(forStep: "each")?.details == [
+            "GET /items/{$item}", "for each $steps.list.outputs.ids, 4 at a time",
+        ])
+        let mermaid = graph.mermaid()
+        #expect(mermaid.contains(#"    poll -.->|"until $response.body#35;/state == #quot;done#quot;, ≤ 30×"| poll"#), "\(mermaid)")
+    }
+
+    @Test func aWorkflowStepIsASubroutineInMermaidAndAComponentInDOT() throws {
+        let caller = """
+            flowrun: 1
+            steps:
+              - { id: login, workflow: ./login.yaml, inputs: { username: u, password: p } }
+            """
+        let plan = try SubWorkflowTests.compiler(["flows/login.yaml": SubWorkflowTests.login])
+            .compile(yaml: caller, path: "flows/main.yaml")
+        let graph = PlanGraph(plan)
+        #expect(graph.node(forStep: "login")?.kind == .workflowCall)
+        #expect(graph.mermaid().contains(#"    login[["<b>login</b><br/>workflow: ./login.yaml"]]"#))
+        #expect(graph.dot().contains(#"    "login" [label="login\nworkflow: ./login.yaml", shape=component, style=solid];"#))
+    }
+}

@@ -86,6 +86,26 @@ struct GraphCommandTests {
         }
     }
 
+    @Test func loopsFanOutAndSubWorkflowCallsAreDrawnInBothFormats() async throws {
+        let paginate = try await FlowRunProcess.run(["graph", "workflows/paginate-all-pages.yaml"])
+        #expect(paginate.stdout.contains(#"    issues -.->|"next: link, ≤ 20 pages"| issues"#), "\(paginate.stdout)")
+        let paginateDOT = try await FlowRunProcess.run(["graph", "workflows/paginate-all-pages.yaml", "--format", "dot"])
+        #expect(paginateDOT.stdout.contains(
+            #"    "issues" -> "issues" [label="next: link, ≤ 20 pages", style=dashed, color=purple4, fontcolor=purple4];"#),
+            "\(paginateDOT.stdout)")
+
+        let fanOut = try await FlowRunProcess.run(["graph", "workflows/fan-out-details.yaml"])
+        #expect(fanOut.stdout.contains("/details<br/>for each $steps.transactions.outputs.list, 4 at a time"),
+                "\(fanOut.stdout)")
+
+        let call = try await FlowRunProcess.run(["graph", "workflows/list-invoices.yaml"])
+        #expect(call.stdout.contains(#"    login[["<b>login</b><br/>workflow: ./shared-login.yaml"]]"#), "\(call.stdout)")
+        let callDOT = try await FlowRunProcess.run(["graph", "workflows/list-invoices.yaml", "--format", "dot"])
+        #expect(callDOT.stdout.contains(
+            #"    "login" [label="login\nworkflow: ./shared-login.yaml", shape=component, style=solid];"#),
+            "\(callDOT.stdout)")
+    }
+
     @Test func orderFulfilmentShowsItsCompensationsInDOT() async throws {
         let outcome = try await FlowRunProcess.run(["graph", "workflows/order-fulfilment.yaml", "--format", "dot"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -190,11 +210,11 @@ enum MermaidStructure {
         guard lines.last == "" else { return ["the output does not end with a line break"] }
         var declared: Set<String> = []
         var referenced: [(String, Int)] = []
-        let node = #/^    ([A-Za-z_][A-Za-z0-9_]*)(\[|\(\[|\(|\{\{)"([^"]*)"(\]|\]\)|\)|\}\})$/#
+        let node = #/^    ([A-Za-z_][A-Za-z0-9_]*)(\[\[|\[|\(\[|\(|\{\{)"([^"]*)"(\]\]|\]|\]\)|\)|\}\})$/#
         let edge = #/^    ([A-Za-z_][A-Za-z0-9_]*) (-->|-\.->)\|"([^"]*)"\| ([A-Za-z_][A-Za-z0-9_]*)$/#
         let classDef = #/^    classDef [A-Za-z]+ [^"]+$/#
         let classAssignment = #/^    class ([A-Za-z0-9_,]+) [A-Za-z]+$/#
-        let shapes = ["[": "]", "([": "])", "(": ")", "{{": "}}"]
+        let shapes = ["[[": "]]", "[": "]", "([": "])", "(": ")", "{{": "}}"]
         for (index, line) in lines.dropLast().enumerated() {
             let number = index + 1
             if line.filter({ $0 == "\"" }).count % 2 != 0 { problems.append("line \(number): unbalanced quotes") }

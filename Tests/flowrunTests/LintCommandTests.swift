@@ -144,6 +144,7 @@ struct LintCommandTests {
               user   standard         6        18  30s (total timeout)  each attempt: 401 → renew (1 request) + replay
               ping   quick            3         3  8s
               renew  standard         1         1  5s                   on-demand; never retried: not idempotent
+              total, the regular steps one after another: 21 requests, longest 38s
 
             1 file checked, no problems
 
@@ -181,5 +182,67 @@ struct LintCommandTests {
         #expect((steps[1]["duration"] as? [String: Any])?["seconds"] as? Double == 8)
         #expect(steps[2]["attemptLimit"] as? String == "not-idempotent")
         #expect(steps[2]["policy"] as? String == "standard")
+    }
+
+    @Test func explainBoundsAPaginationByMaxPagesAndAFanOutPerItem() async throws {
+        let outcome = try await FlowRunProcess.run(
+            ["lint", "--explain", "workflows/paginate-all-pages.yaml", "workflows/fan-out-details.yaml"])
+        #expect(outcome.status == 0, "\(outcome.stdout)")
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains(
+            "  issues  standard        60        60  10m                  "
+                + "paginate: bounded by maxPages 20: 20 × (3 attempts, 30s (total timeout))"), "\(outcome.stdout)")
+        #expect(lines.contains("  total, the regular steps one after another: 63 requests, longest 630s"), "\(outcome.stdout)")
+        #expect(lines.contains(
+            "  details       standard  3 per item  3 per item  25s per item  forEach: × the number of items "
+                + "(unknown until run time), at most 4 at once; longest 25s × ⌈items / 4⌉"), "\(outcome.stdout)")
+        #expect(lines.contains(
+            "  total, the regular steps one after another: 6 requests + 3 × the items of details, "
+                + "longest 50s + 25s × ⌈items of details / 4⌉ (item counts unknown until run time)"), "\(outcome.stdout)")
+    }
+
+    @Test func explainGivesAWorkflowStepTheCalledFilesTotal() async throws {
+        let outcome = try await FlowRunProcess.run(["lint", "--explain", "workflows/list-invoices.yaml"])
+        #expect(outcome.status == 0, "\(outcome.stdout)")
+        #expect(outcome.stdout.contains(
+            "  login     -              1         3  20s                     workflow ./shared-login.yaml: its total\n"),
+            "\(outcome.stdout)")
+    }
+
+    @Test func explainsJSONSaysWhatIsPerItemAndBoundedByALimit() async throws {
+        let outcome = try await FlowRunProcess.run(
+            ["lint", "--explain", "--format", "json", "workflows/fan-out-details.yaml", "workflows/paginate-all-pages.yaml",
+             "workflows/list-invoices.yaml"])
+        #expect(outcome.status == 0, "\(outcome.stdout)")
+        let document = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+        let files = try #require(document?["files"] as? [[String: Any]])
+        let explained = files.map { $0["explain"] as? [String: Any] }
+        func step(_ file: Int, _ id: String) -> [String: Any]? {
+            (explained[file]?["steps"] as? [[String: Any]])?.first { $0["id"] as? String == id }
+        }
+        let details = try #require(step(0, "details"))
+        #expect(details["perItem"] as? Bool == true)
+        let forEach = details["loop"] as? [String: Any]
+        #expect(forEach?["kind"] as? String == "forEach")
+        #expect(forEach?["maxIterations"] is NSNull)
+        #expect(forEach?["maxConcurrency"] as? Int == 4)
+        let fanOutTotal = explained[0]?["total"] as? [String: Any]
+        #expect(fanOutTotal?["lowerBound"] as? Bool == true)
+        #expect(fanOutTotal?["requests"] as? Int == 6)
+        #expect((fanOutTotal?["perItem"] as? [[String: Any]])?.first?["step"] as? String == "details")
+
+        let issues = try #require(step(1, "issues"))
+        #expect(issues["perItem"] as? Bool == false)
+        let paginate = issues["loop"] as? [String: Any]
+        #expect(paginate?["kind"] as? String == "paginate")
+        #expect(paginate?["maxIterations"] as? Int == 20)
+        #expect((paginate?["perIteration"] as? [String: Any])?["attempts"] as? Int == 3)
+        #expect(issues["requests"] as? Int == 60)
+        #expect((explained[1]?["total"] as? [String: Any])?["lowerBound"] as? Bool == false)
+
+        let login = try #require(step(2, "login"))
+        let call = login["subWorkflow"] as? [String: Any]
+        #expect(call?["path"] as? String == "./shared-login.yaml")
+        #expect((call?["total"] as? [String: Any])?["requests"] as? Int == 3)
     }
 }

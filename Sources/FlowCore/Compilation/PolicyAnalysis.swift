@@ -42,6 +42,8 @@
 public struct PolicyAnalysis: Sendable {
     /// The worst case of each step, in plan order: regular steps in dependency order, then on-demand steps.
     public let steps: [StepWorstCase]
+    /// The regular steps' figures added up: what one run of the workflow can send and take at most.
+    public let total: Total
 
     /// Analyses every step of a plan.
     /// - Parameter plan: A compiled plan.
@@ -56,6 +58,7 @@ public struct PolicyAnalysis: Sendable {
                 && !catchTargets.contains(planned.id)
             return Self.worstCase(of: planned, in: plan, asRefresh: asRefresh)
         }
+        total = Total(regularSteps: steps.filter { !$0.isOnDemand }, deadline: plan.workflow.deadline?.value)
     }
 
     /// The worst case of the step with the given id.
@@ -84,8 +87,9 @@ public struct PolicyAnalysis: Sendable {
         public var refresh: Refresh?
         /// The most requests one attempt can send: 1, or with a refresh, 2 plus the refresh step's requests.
         public var requestsPerAttempt: Int
-        /// The most requests the step can send: ``attempts`` × ``requestsPerAttempt``.
-        public var requests: Int { attempts * requestsPerAttempt }
+        /// The most requests the step can send: ``attempts`` × ``requestsPerAttempt`` (per item for a `forEach`
+        /// step); saturates at `Int.max`.
+        public var requests: Int { attempts.saturatingMultiply(requestsPerAttempt) }
         /// The longest the retry delays can add up to, an honoured `Retry-After` at its cap (`retryAfter.max` or
         /// ``RetryRule/defaultRetryAfterMax``); saturates at ``Swift/Duration/longest``.
         public var retryDelays: Duration?
@@ -94,6 +98,12 @@ public struct PolicyAnalysis: Sendable {
         /// For a `switch` step: the case steps it may run. Its figures are the largest of theirs: the attempts
         /// and requests of the case that sends the most, the longest duration of any.
         public var switchCases: [String]
+        /// For a `repeat`, `paginate` or `forEach` step: the loop and the worst case of one iteration (item). A
+        /// `repeat` or `paginate` step's ``attempts`` and ``duration`` are those of all its iterations; a
+        /// `forEach` step's are those of one item, since the number of items is only known at run time.
+        public var loop: Loop?
+        /// For a `workflow:` step: the called file and its total, which are the step's figures.
+        public var subWorkflow: SubWorkflowCost?
 
         /// Creates a worst case.
         /// - Parameters:
@@ -108,10 +118,12 @@ public struct PolicyAnalysis: Sendable {
         ///   - retryDelays: The longest sum of the retry delays.
         ///   - duration: The longest the step can take.
         ///   - switchCases: For a switch step, the case steps it may run.
+        ///   - loop: For a loop or `forEach` step, the loop and one iteration's worst case.
+        ///   - subWorkflow: For a `workflow:` step, the called file and its total.
         public init(
             id: String, policy: String?, isOnDemand: Bool, attempts: Int, attemptLimit: AttemptLimit,
             attemptsByRules: Int, refresh: Refresh?, requestsPerAttempt: Int, retryDelays: Duration?,
-            duration: DurationBound, switchCases: [String] = []
+            duration: DurationBound, switchCases: [String] = [], loop: Loop? = nil, subWorkflow: SubWorkflowCost? = nil
         ) {
             self.id = id
             self.policy = policy
@@ -124,6 +136,8 @@ public struct PolicyAnalysis: Sendable {
             self.retryDelays = retryDelays
             self.duration = duration
             self.switchCases = switchCases
+            self.loop = loop
+            self.subWorkflow = subWorkflow
         }
     }
 
@@ -187,6 +201,14 @@ extension PolicyAnalysis {
     /// The worst case of `planned`; `asRefresh` leaves out its refresh interceptors, as the engine does for a refresh.
     static func worstCase(of planned: PlannedStep, in plan: Plan, asRefresh: Bool) -> StepWorstCase {
         if let setting = planned.step.switch { return worstCase(ofSwitch: planned, setting, in: plan) }
+        if let callee = planned.subWorkflow, let call = planned.step.call {
+            return worstCase(ofCall: planned, call, callee: callee)
+        }
+        return looped(oneRun(of: planned, in: plan, asRefresh: asRefresh), step: planned.step)
+    }
+
+    /// The worst case of one run of `planned`'s request: one iteration of a loop, one item of a `forEach`.
+    static func oneRun(of planned: PlannedStep, in plan: Plan, asRefresh: Bool) -> StepWorstCase {
         let policy = planned.policy
         let rules = policy?.retry ?? []
         let retrying = retryingRules(rules).map { rules[$0] }

@@ -1,11 +1,13 @@
 extension PlanGraph {
     /// The graph in Graphviz's DOT language, top to bottom.
     ///
-    /// Steps are rounded boxes; on-demand steps and inline compensation requests are dashed, the
+    /// Steps are rounded boxes, `workflow:` steps components (a box with tabs, a subroutine); on-demand steps
+    /// and inline compensation requests are dashed, the
     /// outputs node an ellipse and the "any step" node a dashed hexagon. Ordering edges are solid;
     /// conditional edges (refresh, catch, on-error, compensate, anything touching an on-demand
     /// step) are dashed, with catch and on-error edges in red, refresh edges in orange and
-    /// compensate edges in blue so failure handling stands out. Render it with Graphviz:
+    /// compensate edges in blue so failure handling stands out; a loop's edge to its own step is
+    /// purple. Render it with Graphviz:
     ///
     /// ```sh
     /// flowrun graph wf.yaml --format dot | dot -Tsvg > wf.svg
@@ -24,6 +26,7 @@ extension PlanGraph {
             var attributes = ["label=" + Self.dotQuoted(([node.title] + node.details).joined(separator: "\n"))]
             switch node.kind {
             case .step: break
+            case .workflowCall: attributes += ["shape=component", "style=solid"]
             case .onDemandStep, .compensation: attributes.append("style=\"rounded,dashed\"")
             case .anyStep: attributes += ["shape=hexagon", "style=dashed"]
             case .outputs: attributes += ["shape=ellipse", "style=bold"]
@@ -38,6 +41,7 @@ extension PlanGraph {
             case .refresh: attributes += ["color=darkorange3", "fontcolor=darkorange3"]
             case .compensation: attributes += ["color=royalblue4", "fontcolor=royalblue4"]
             case .switchCase: attributes += ["color=darkgreen", "fontcolor=darkgreen"]
+            case .loop: attributes += ["color=purple4", "fontcolor=purple4"]
             case .data, .variable, .after: break
             }
             out += "    \(Self.dotQuoted(edge.from)) -> \(Self.dotQuoted(edge.to)) [\(attributes.joined(separator: ", "))];\n"

@@ -3,7 +3,7 @@ extension PlanGraph {
     ///
     /// A `%%` comment with the graph's name follows the header. Steps are rectangles with their
     /// id in bold; on-demand steps are rounded and dashed (class `onDemand`), inline compensation
-    /// requests likewise (class `compensation`), the outputs node is a stadium (class
+    /// requests likewise (class `compensation`), `workflow:` steps are subroutines (`[[…]]`), the outputs node is a stadium (class
     /// `workflowOutputs`) and the "any step" node a hexagon (class `anyStep`). Ordering edges
     /// are solid arrows; conditional edges (refresh, catch, on-error, compensate, anything
     /// touching an on-demand step) are dotted. GitHub, GitLab and most Markdown previewers draw the result
@@ -29,6 +29,7 @@ extension PlanGraph {
                 + node.details.map(Self.mermaidEscaped)).joined(separator: "<br/>")
             let (open, close) = switch node.kind {
             case .step: ("[", "]")
+            case .workflowCall: ("[[", "]]")
             case .onDemandStep, .compensation: ("(", ")")
             case .anyStep: ("{{", "}}")
             case .outputs: ("([", "])")

@@ -24,11 +24,14 @@
 /// | ``Edge/Kind-swift.enum/catchRule`` | the failing step → where the rule goes | `catch 404 → fallback`, `on-error 5XX → goto` |
 /// | ``Edge/Kind-swift.enum/compensation`` | a step that declares `compensate:` → what undoes it | `compensate` |
 /// | ``Edge/Kind-swift.enum/switchCase`` | a `switch` step → each on-demand step it may run | the case keys: `DE, AT`, `default` |
+/// | ``Edge/Kind-swift.enum/loop`` | a `repeat` or `paginate` step → itself | `until $response.body#/done == true, ≤ 30×`, `next: link, ≤ 100 pages` |
 ///
 /// A `fallback` rule keeps the failing step's place in the run, so its edge loops back to the
 /// step. A step's `on-error` rules are drawn like catch rules, labelled `on-error`; a `goto`
 /// whose `maxVisits` is not the default says so (`goto (max 2 visits)`). A `switch` step shows
-/// `switch: <value>` where other steps show their request. Nodes and edges come
+/// `switch: <value>` where other steps show their request. A `forEach` step shows
+/// `for each <array>, N at a time` under its request, and a `workflow:` step is a
+/// ``Node/Kind-swift.enum/workflowCall`` node that shows `workflow: <file>`. Nodes and edges come
 /// in plan order, so the same plan always renders the same text.
 ///
 /// ```swift
@@ -44,6 +47,8 @@ public struct PlanGraph: Sendable {
             case step
             /// A step that runs only when an interceptor, a catch or on-error rule, or a compensation runs it.
             case onDemandStep
+            /// A `workflow:` step, which runs another workflow file: renderers draw it as a subroutine.
+            case workflowCall
             /// A step's inline compensation request, sent only when the run fails after the step succeeded.
             case compensation
             /// Any step at all: the source of catch rules that name no step.
@@ -103,6 +108,9 @@ public struct PlanGraph: Sendable {
             /// The `switch` source runs the on-demand target in its place when its value matches one of the
             /// cases in the label (or none, for `default`).
             case switchCase
+            /// A `repeat` or `paginate` step sends its request again (or fetches the next page): an edge from
+            /// the step to itself, labelled with what ends the loop and its limit.
+            case loop
         }
 
         /// The ``Node/id`` of the node the edge starts at.
@@ -113,8 +121,9 @@ public struct PlanGraph: Sendable {
         public var kind: Kind
         /// The text on the edge, such as `userId` or `401 → refresh`.
         public var label: String
-        /// Whether the edge is followed only in some runs: refresh, catch, on-error and compensation
-        /// edges, and edges that touch an on-demand step, a compensation or the "any step" node.
+        /// Whether the edge is followed only in some runs: refresh, catch, on-error, compensation,
+        /// switch-case and loop edges, and edges that touch an on-demand step, a compensation or the
+        /// "any step" node.
         /// Renderers draw it dashed.
         public var isConditional: Bool
 
@@ -213,8 +222,10 @@ extension PlanGraph {
             for planned in plan.steps {
                 let id = uniqueIdentifier(for: planned.id)
                 stepNodes[planned.id] = id
+                let kind: Node.Kind = planned.step.onDemand ? .onDemandStep
+                    : planned.step.call != nil ? .workflowCall : .step
                 append(Node(
-                    id: id, kind: planned.step.onDemand ? .onDemandStep : .step, title: planned.id,
+                    id: id, kind: kind, title: planned.id,
                     details: Self.details(of: planned, in: plan), stepID: planned.id))
             }
             // Inline compensation requests: planned steps of their own that only the plan's `compensations` holds.
@@ -247,6 +258,7 @@ extension PlanGraph {
             for planned in plan.steps { addOrderingEdges(into: planned) }
             for planned in plan.steps { addRefreshEdges(from: planned) }
             for planned in plan.steps { addSwitchEdges(from: planned) }
+            for planned in plan.steps { addLoopEdge(of: planned) }
             if let outputsNode {
                 for (source, names) in Self.stepOutputReads(in: workflow.outputs.map(\.value)) {
                     addEdge(from: stepNodes[source], to: outputsNode, .data, names.joined(separator: ", "))
@@ -354,11 +366,29 @@ extension PlanGraph {
             }
         }
 
+        /// Adds the edge from a `repeat` or `paginate` step to itself: what ends the loop and its limit.
+        private mutating func addLoopEdge(of planned: PlannedStep) {
+            let node = stepNodes[planned.id]
+            if let repetition = planned.step.repetition {
+                let stop = repetition.stop
+                addEdge(from: node, to: node, .loop, "\(stop.key) \(stop.condition.text), ≤ \(repetition.maxIterations)×")
+            } else if let pagination = planned.step.pagination {
+                let next = switch pagination.next {
+                case .link: "link"
+                case .value(let expression, let param?): "\(expression) as ?\(param.value)="
+                case .value(let expression, nil): "\(expression)"
+                case .page(let param): "page number in ?\(param.value)="
+                }
+                addEdge(from: node, to: node, .loop, "next: \(next), ≤ \(pagination.maxPages) pages")
+            }
+        }
+
         /// Adds an edge between two nodes when both exist, and says whether it did.
         @discardableResult
         private mutating func addEdge(from: String?, to: String?, _ kind: Edge.Kind, _ label: String) -> Bool {
             guard let from, let to else { return false }
             let conditional = kind == .refresh || kind == .catchRule || kind == .compensation || kind == .switchCase
+                || kind == .loop
                 || [from, to].contains { id in
                     nodeKinds[id].map { [.onDemandStep, .anyStep, .compensation].contains($0) } ?? false
                 }
@@ -412,6 +442,9 @@ extension PlanGraph {
             var lines = [planned.step.call.map { "workflow: \($0.path.value)" }
                 ?? planned.step.switch.map { "switch: \($0.value)" }
                 ?? "\(request.method.value) \(text(of: request.path))"]
+            if let forEach = planned.step.forEach {
+                lines.append("for each \(forEach.items), \(forEach.maxConcurrency) at a time")
+            }
             if let condition = planned.step.condition { lines.append("if: \(condition.text)") }
             if !planned.interceptors.isEmpty {
                 lines.append("interceptors: " + planned.interceptors.map(\.name.value).joined(separator: " → "))
@@ -424,7 +457,7 @@ extension PlanGraph {
                 switch worst.attemptLimit {
                 case .noRetries: break
                 case .notIdempotent: traits.append("1 attempt: not idempotent")
-                case .retryRules, .totalTimeout: traits.append("up to \(worst.attempts) attempts")
+                case .retryRules, .totalTimeout: traits.append("up to \(worst.loop?.attempts ?? worst.attempts) attempts")
                 }
                 if policy.circuitBreaker != nil { traits.append("circuit breaker") }
                 lines.append("policy: \(policy.name.value)" + (traits.isEmpty ? "" : " (\(traits.joined(separator: ", ")))"))

@@ -23,9 +23,15 @@ struct GraphCommand: ParsableCommand {
                                      also goto, run and end (to the outputs)
               on-error 404 → ...     the same for a rule under the source's `on-error`
               compensate             the target undoes the source when the run fails later
+              DE, AT                 a switch step runs the on-demand target on these cases
+              next: link, ≤ 20 pages a paginate step fetches its next page (to itself)
+              until …, ≤ 30×         a repeat step sends its request again (to itself)
 
-            Refresh, catch, on-error and compensate arrows, and arrows to on-demand steps, \
-            are dashed.
+            A forEach step shows `for each <array>, N at a time`; a workflow step, which runs \
+            another file, is a subroutine box (Mermaid [[…]], DOT component).
+
+            Refresh, catch, on-error, compensate, switch and loop arrows, and arrows to on-demand \
+            steps, are dashed.
 
             Mermaid renders in GitHub and GitLab Markdown inside a ```mermaid block; DOT needs \
             Graphviz (`apt-get install graphviz`, `brew install graphviz`).

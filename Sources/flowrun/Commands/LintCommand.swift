@@ -19,7 +19,11 @@ struct LintCommand: AsyncParsableCommand {
             With --explain, lint then prints, for each workflow without errors, every step's \
             worst case under its error policy: the policy, the most attempts and requests (a \
             refresh interceptor's replay and refresh step included) and the longest time, \
-            capped by the total timeout. docs/failure-handling.md says how each figure is computed.
+            capped by the total timeout. A repeat or paginate step counts maxIterations or maxPages \
+            iterations and the waits between them; a forEach step's figures are per item (the \
+            number of items is unknown until run time); a workflow step costs the called file's \
+            total. A last line adds up the workflow's regular steps. docs/failure-handling.md says \
+            how each figure is computed.
 
             --format sarif prints a SARIF 2.1.0 log for GitHub code scanning (upload it with \
             github/codeql-action/upload-sarif); --format junit prints JUnit XML with a test case \

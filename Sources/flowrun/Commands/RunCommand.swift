@@ -25,6 +25,10 @@ struct RunCommand: AsyncParsableCommand {
             writes one to a file alongside any format. --format github prints GitHub Actions \
             annotations: an error naming the failed step and attempt, or a notice on success.
 
+            A repeat, paginate or forEach step prints one line with its counts, (3 pages, 3 attempts); \
+            -v/--verbose adds under it a line per iteration or item (its index, request, status, duration \
+            and error), and under a workflow step a line per step of the called workflow.
+
             --trace-out writes the run's spans, one JSON object per line: a flowrun.run span, a \
             flowrun.step span per step and an "HTTP <METHOD>" span per attempt, whose context \
             is sent as the W3C traceparent header so the servers' spans join the trace.
@@ -44,6 +48,7 @@ struct RunCommand: AsyncParsableCommand {
                   --mock workflows/banking.mock.yaml --inputs workflows/banking.inputs.json
               flowrun run wf.yaml --inputs inputs.yaml --format json > report.json
               flowrun run wf.yaml --junit-out results.xml --trace-out trace.jsonl
+              flowrun run wf.yaml -v
             """
     )
 
@@ -95,6 +100,13 @@ struct RunCommand: AsyncParsableCommand {
             valueName: "size"))
     var maxBodySize: String?
 
+    @Flag(
+        name: [.short, .long],
+        help: ArgumentHelp(
+            "Under a loop, forEach or workflow step's line, print a line per iteration, item or called step.",
+            discussion: "Without it, such a step prints one summary line: (3 pages, 3 attempts)."))
+    var verbose = false
+
     @Flag(help: "Do not verify TLS certificates. Only for test servers you control.")
     var insecure = false
 
@@ -145,7 +157,8 @@ struct RunCommand: AsyncParsableCommand {
                 Self.fail("cannot write the trace to \(path)")
             }
         }
-        let printer = RunPrinter(format: format, stderrIsTerminal: Terminal.isColorTerminal(STDERR_FILENO))
+        let printer = RunPrinter(
+            format: format, stderrIsTerminal: Terminal.isColorTerminal(STDERR_FILENO), verbose: verbose)
         var bodyLimit = AsyncHTTPClientDispatcher.Configuration.defaultMaxResponseBodySize
         if let maxBodySize {
             guard let size = ByteCount(parsing: maxBodySize) else {

@@ -19,3 +19,19 @@ extension AttemptReport {
         return url + " (" + redirects.map { "\($0.status) → \($0.url)" }.joined(separator: ", ") + ")"
     }
 }
+
+extension AttemptReport {
+    /// Which item or iteration the attempt was for, as the human and JUnit reports say it: `item 3`,
+    /// `page 0, attempt 2`; `nil` outside a loop or `forEach`.
+    func positionText(loop: StepReport.Loop?) -> String? {
+        let position: String
+        if let item {
+            position = "item \(item)"
+        } else if let iteration {
+            position = "\(loop?.unit ?? "iteration") \(iteration)"
+        } else {
+            return nil
+        }
+        return number > 1 ? "\(position), attempt \(number)" : position
+    }
+}

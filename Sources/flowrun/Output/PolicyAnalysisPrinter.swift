@@ -15,9 +15,10 @@ struct PolicyAnalysisPrinter {
         guard let analysis else { return "\(path): not explained: the file has errors\n" }
         var rows = [["step", "policy", "attempts", "requests", "longest", "notes"]]
         for step in analysis.steps {
+            let unit = step.loop?.isPerItem == true ? " per item" : ""
             rows.append([
-                step.id, step.policy ?? "-", String(step.attempts), String(step.requests),
-                Self.text(step.duration), Self.notes(step).joined(separator: "; "),
+                step.id, step.policy ?? "-", String(step.attempts) + unit, String(step.requests) + unit,
+                Self.text(step.duration) + unit, Self.notes(step).joined(separator: "; "),
             ])
         }
         let rightAligned: Set<Int> = [2, 3]
@@ -31,6 +32,7 @@ struct PolicyAnalysisPrinter {
             }
             out += "  " + cells.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
         }
+        out += "  total, the regular steps one after another: \(Self.text(analysis.total))\n"
         if hasGoto {
             out += "  (per run of a step: a catch rule's goto runs its target and the steps after it again, "
                 + "at most 3 times in all)\n"
@@ -56,15 +58,23 @@ struct PolicyAnalysisPrinter {
                     "requests": step.requests,
                     "retryDelaySeconds": step.retryDelays.map(Self.seconds) ?? NSNull(),
                 ]
-                switch step.duration {
-                case .atMost(let duration):
-                    entry["duration"] = ["bound": "attempts", "seconds": Self.seconds(duration)]
-                case .totalTimeout(let duration):
-                    entry["duration"] = ["bound": "total-timeout", "seconds": Self.seconds(duration)]
-                case .unbounded(let reason):
-                    entry["duration"] = ["bound": "unbounded", "reason": reason.rawValue]
-                }
+                entry["duration"] = Self.json(step.duration)
                 if !step.switchCases.isEmpty { entry["switchCases"] = step.switchCases }
+                if let loop = step.loop {
+                    entry["perItem"] = loop.isPerItem
+                    entry["loop"] = [
+                        "kind": loop.kind.rawValue,
+                        "maxIterations": loop.maxIterations.map { $0 as Any } ?? NSNull(),
+                        "maxConcurrency": loop.maxConcurrency.map { $0 as Any } ?? NSNull(),
+                        "perIteration": [
+                            "attempts": loop.attempts, "requests": loop.requests, "duration": Self.json(loop.duration),
+                        ],
+                        "waitSeconds": Self.seconds(loop.waits),
+                    ]
+                }
+                if let call = step.subWorkflow {
+                    entry["subWorkflow"] = ["path": call.path, "total": Self.json(call.total)]
+                }
                 if let refresh = step.refresh {
                     entry["refresh"] = [
                         "step": refresh.step, "statuses": refresh.statuses, "requests": refresh.requests,
@@ -72,6 +82,7 @@ struct PolicyAnalysisPrinter {
                 }
                 return entry
             },
+            "total": Self.json(analysis.total),
         ]
     }
 
@@ -86,9 +97,77 @@ struct PolicyAnalysisPrinter {
         }
     }
 
+    /// `42 requests, longest 62s`, with what each item of a `forEach` step adds.
+    private static func text(_ total: PolicyAnalysis.Total) -> String {
+        let longest = total.duration.map { $0.workflowText + (total.isDeadline ? " (deadline)" : "") }
+            ?? "unbounded (a step has no timeout)"
+        guard total.isLowerBound else { return "\(plural(total.requests, "request")), longest \(longest)" }
+        let requests = total.perItem.map { "\($0.requests) × the items of \($0.id)" }
+        let durations = total.perItem.map { "\(text($0.duration)) × ⌈items of \($0.id) / \($0.maxConcurrency)⌉" }
+        return ([plural(total.requests, "request")] + requests).joined(separator: " + ")
+            + ", longest " + ([longest] + durations).joined(separator: " + ")
+            + " (item counts unknown until run time)"
+    }
+
+    /// What a loop, a `forEach` or a called workflow does to a step's figures.
+    private static func loopNotes(_ step: PolicyAnalysis.StepWorstCase) -> [String] {
+        var notes: [String] = []
+        if let loop = step.loop {
+            let one = "\(plural(loop.attempts, "attempt")), \(text(loop.duration))"
+            switch (loop.kind, loop.maxIterations) {
+            case (.forEach, _), (_, nil):
+                let concurrency = loop.maxConcurrency ?? 1
+                notes.append(
+                    "forEach: × the number of items (unknown until run time), at most \(concurrency) at once; "
+                        + "longest \(text(loop.duration)) × ⌈items / \(concurrency)⌉")
+            case (.repeat, let limit?), (.paginate, let limit?):
+                let name = loop.kind == .repeat ? "maxIterations" : "maxPages"
+                let waits = loop.waits > .zero ? " + \(loop.waits.workflowText) of waits" : ""
+                notes.append("\(loop.kind.rawValue): bounded by \(name) \(limit): \(limit) × (\(one))\(waits)")
+            }
+        }
+        if let call = step.subWorkflow {
+            var note = "workflow \(call.path): its total"
+            if call.total.isLowerBound {
+                note += " + " + call.total.perItem.map { "\($0.requests) × the items of \(step.id)/\($0.id)" }
+                    .joined(separator: " + ")
+            }
+            notes.append(note)
+        }
+        return notes
+    }
+
+    private static func plural(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
+    private static func json(_ bound: PolicyAnalysis.DurationBound) -> [String: Any] {
+        switch bound {
+        case .atMost(let duration): ["bound": "attempts", "seconds": seconds(duration)]
+        case .totalTimeout(let duration): ["bound": "total-timeout", "seconds": seconds(duration)]
+        case .unbounded(let reason): ["bound": "unbounded", "reason": reason.rawValue]
+        }
+    }
+
+    private static func json(_ total: PolicyAnalysis.Total) -> [String: Any] {
+        [
+            "requests": total.requests,
+            "durationSeconds": total.duration.map { seconds($0) as Any } ?? NSNull(),
+            "bound": total.duration == nil ? "unbounded" : total.isDeadline ? "deadline" : "steps",
+            "lowerBound": total.isLowerBound,
+            "perItem": total.perItem.map { entry -> [String: Any] in
+                [
+                    "step": entry.id, "requests": entry.requests, "duration": json(entry.duration),
+                    "maxConcurrency": entry.maxConcurrency,
+                ]
+            },
+        ]
+    }
+
     private static func notes(_ step: PolicyAnalysis.StepWorstCase) -> [String] {
         var notes: [String] = []
         if step.isOnDemand { notes.append("on-demand") }
+        notes += loopNotes(step)
         if !step.switchCases.isEmpty { notes.append("switch: the most of " + step.switchCases.joined(separator: ", ")) }
         switch step.attemptLimit {
         case .notIdempotent:

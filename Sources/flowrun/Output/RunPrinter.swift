@@ -8,15 +8,19 @@ import Synchronization
 /// GitHub annotations to standard output, so `flowrun run … > out.json` captures only
 /// the result. Step lines are printed in human and github format (a CI log reads well
 /// with them). When standard error is a terminal, a status line below the step lines
-/// shows the steps still running.
+/// shows the steps still running. With `verbose`, each line of a loop, `forEach` or
+/// `workflow:` step is followed by an indented line per iteration, item or called step.
 final class RunPrinter: RunObserver {
     let format: RunOutputFormat
     let isTerminal: Bool
+    /// Whether a step's line is followed by its iterations, items and called steps (`--verbose`).
+    let verbose: Bool
     private let running = Mutex<[String]>([])
 
-    init(format: RunOutputFormat, stderrIsTerminal: Bool) {
+    init(format: RunOutputFormat, stderrIsTerminal: Bool, verbose: Bool = false) {
         self.format = format
         self.isTerminal = stderrIsTerminal
+        self.verbose = verbose
     }
 
     /// Whether step lines are printed to standard error.
@@ -38,6 +42,13 @@ final class RunPrinter: RunObserver {
             list.removeAll { $0 == step.id }
             return list
         }
+        let details = verbose ? detailLines(of: step, indent: "    ") : []
+        write(clearing + ([line(of: step)] + details).joined(separator: "\n") + "\n")
+        statusLine(names)
+    }
+
+    /// The summary line of a step: its symbol, id, last request and status, duration and counts.
+    func line(of step: StepReport) -> String {
         let symbol: String = switch step.status {
         case .succeeded: paint("✓", "32")
         case .recovered: paint("↺", "33")
@@ -69,8 +80,7 @@ final class RunPrinter: RunObserver {
         }
         if let requester = step.refreshFor { line += "  (refresh for \(requester))" }
         if let error = step.error, step.status == .recovered { line += "  recovered from: \(error.message)" }
-        write(clearing + line + "\n")
-        statusLine(names)
+        return line
     }
 
     /// Prints the outputs (or error) in human format, the whole report as JSON or JUnit XML, or the annotations.
