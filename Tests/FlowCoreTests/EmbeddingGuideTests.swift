@@ -19,7 +19,7 @@ private struct CannedDispatcher: Dispatcher {
 }
 
 /// Sends the tenant a workflow names in `with: { tenant: … }` as `X-Tenant`.
-private struct TenantHeader: Interceptor {
+struct TenantHeader: Interceptor {
     let tenant: String
 
     func intercept(
