@@ -19,7 +19,7 @@ private struct CannedDispatcher: Dispatcher {
 }
 
 /// Sends the tenant a workflow names in `with: { tenant: … }` as `X-Tenant`.
-private struct TenantHeader: Interceptor {
+struct TenantHeader: Interceptor {
     let tenant: String
 
     func intercept(
@@ -37,13 +37,31 @@ private struct TenantHeader: Interceptor {
 /// The guide's registration of ``TenantHeader``.
 private func guideInterceptors() -> InterceptorRegistry {
     var interceptors = InterceptorRegistry()
-    interceptors.register("tenant") { arguments in
-        guard let tenant = arguments["tenant"]?.stringValue else {
+    interceptors.register("tenant") { setup in
+        guard let tenant = setup["tenant"]?.stringValue else {
             throw FlowError(.invalidValue, "the 'tenant' interceptor needs 'with: { tenant: <a string> }'")
         }
         return TenantHeader(tenant: tenant)
     }
     return interceptors
+}
+
+/// Sends the session that a login or refresh step keeps in var `session` as `X-Session`.
+private struct SessionHeader: Interceptor {
+    let setup: InterceptorSetup
+
+    func intercept(
+        _ request: StepRequest, context: StepContext,
+        next: (StepRequest, StepContext) async throws -> StepResponse
+    ) async throws -> StepResponse {
+        guard let session = setup.variable("session")?.stringValue else {
+            throw FlowError(.interceptor, "interceptor '\(setup.name)': var 'session' holds no session")
+        }
+        setup.registerSecret(.string(session))   // redacted from here on
+        var request = request
+        request.headers.set("X-Session", session)
+        return try await next(request, context)
+    }
 }
 
 /// Test-only: the headers of each request as the interceptors before the recorder left them.
@@ -158,6 +176,38 @@ private struct HeaderRecorder: Interceptor {
         let report = await engine.run(try WorkflowCompiler().compile(yaml: yaml, path: "export.yaml"), inputs: [:], environment: [:])
         #expect(report.succeeded, "\(String(describing: report.error))")
         #expect(report.outputs["header"] == .array(["id", "total"]))
+    }
+
+    @Test func theGuidesSessionInterceptorSendsTheVarAndRedactsIt() async throws {
+        let yaml = """
+            flowrun: 1
+            servers: { shop: { url: "https://shop.example" } }
+            interceptors:
+              session: { use: session }
+              record: { use: record }
+            defaults: { server: shop }
+            steps:
+              - id: login
+                request: { method: POST, path: /login }
+                set: { session: $response.body#/session }
+              - id: me
+                after: [login]
+                interceptors: [session, record]
+                request: { method: GET, path: /me }
+                outputs: { greeting: $response.body#/greeting }
+            vars: { session: "" }
+            outputs: { greeting: $steps.me.outputs.greeting }
+            """
+        let seen = HeaderLog()
+        var guide = engine(
+            bodies: ["login": #"{"session": "s-4821-7730"}"#, "me": #"{"greeting": "hello s-4821-7730"}"#], seen: seen)
+        guide.interceptors.register("session") { setup in SessionHeader(setup: setup) }
+        let report = await guide.run(
+            try WorkflowCompiler().compile(yaml: yaml, path: "session.yaml"), inputs: [:], environment: [:])
+
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        #expect(seen.fields.withLock { $0.map { $0["X-Session"] } } == ["s-4821-7730"])
+        #expect(report.outputs["greeting"] == "hello ***")
     }
 
     @Test func aDispatcherWithoutAnAnswerFailsTheRunWithItsTransportError() async throws {

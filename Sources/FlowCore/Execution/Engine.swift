@@ -26,7 +26,8 @@ public import Tracing
 public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     /// The dispatchers steps may use, by name.
     public var dispatchers: DispatcherRegistry
-    /// The custom interceptors workflows may `use:`, by name.
+    /// The interceptor kinds workflows may declare, by name: the built-in ones and those the program
+    /// registers, which workflows `use:`.
     public var interceptors: InterceptorRegistry
     /// The response parsers steps may choose with `parse: { use: <name> }`, by name.
     ///

@@ -34,9 +34,18 @@ struct RunPreflight {
             at: first.name.location)
     }
 
-    /// Checks that every dispatcher, `use:` interceptor and response parser the plan can call is registered.
-    /// - Throws: An `unknown-reference` error for the first one that is not.
+    /// Checks that every dispatcher, `use:` interceptor and response parser the plan can call is registered,
+    /// and that the program registered no interceptor under a built-in kind's name.
+    /// - Throws: A `duplicate-name` error for an interceptor registration the registry refused; else an
+    ///   `unknown-reference` error for the first name that is not registered.
     func checkRegistrations() throws(FlowError) {
+        if let refused = engine.interceptors.refusedNames.first {
+            throw FlowError(
+                .duplicateName,
+                "the program registered an interceptor as '\(refused)', the name of a built-in interceptor kind; "
+                    + "the registry refused it, so as not to replace the built-in one: register it under another "
+                    + "name (built-in kinds: \(InterceptorRegistry.builtInNames.joined(separator: ", ")))")
+        }
         let steps = plan.steps + plan.compensations.keys.sorted().compactMap { plan.compensations[$0] }
         var checkedInterceptors: Set<String> = []
         for planned in steps where planned.subWorkflow == nil {
@@ -48,12 +57,19 @@ struct RunPreflight {
                     at: planned.step.dispatcher?.location ?? plan.workflow.defaults.dispatcher?.location)
             }
             for declaration in planned.interceptors where checkedInterceptors.insert(declaration.name.value).inserted {
-                guard case .custom(let use, _) = declaration.kind, engine.interceptors[use.value] == nil else {
+                guard let use = declaration.usedName, engine.interceptors.factory(for: declaration) == nil else {
                     continue
+                }
+                if InterceptorRegistry.isBuiltIn(use.value) {
+                    throw FlowError(
+                        .unknownReference,
+                        "interceptor '\(declaration.name.value)' uses '\(use.value)', a built-in interceptor kind, "
+                            + "which a workflow declares with its own key, not with 'use:'",
+                        at: use.location)
                 }
                 throw Self.unregistered(
                     "interceptor '\(declaration.name.value)' uses '\(use.value)', which is not registered", use.value,
-                    among: engine.interceptors.names,
+                    among: engine.interceptors.customNames,
                     hint: " (a Swift program registers interceptors in the Engine's InterceptorRegistry)", at: use.location)
             }
         }

@@ -364,60 +364,38 @@ struct StepRunner: Sendable {
         return try result.get()
     }
 
-    /// The step's interceptors, made for this call.
+    /// The step's interceptors, made for this call: each declared one by its factory in the registry, the
+    /// built-in kinds' and the program's alike.
     private func makeInterceptors(_ planned: PlannedStep, scope: RunScope, isReplay: Bool, asRefresh: Bool) throws
         -> [any Interceptor]
     {
-        try planned.interceptors.compactMap { declaration -> (any Interceptor)? in
-            switch declaration.kind {
-            case .headers(let set, let remove):
-                return HeaderSettingInterceptor(set: set, remove: remove.map(\.value), scope: scope)
-            case .bearer(let token):
-                return CredentialHeaderInterceptor(scheme: .bearer(token), scope: scope, redactor: redactor)
-            case .basic(let username, let password):
-                return CredentialHeaderInterceptor(
-                    scheme: .basic(username: username, password: password), scope: scope, redactor: redactor)
-            case .apiKey(.header(let name), let value):
-                return CredentialHeaderInterceptor(scheme: .raw(header: name, value: value), scope: scope, redactor: redactor)
-            case .apiKey(.query(let name), let value):
-                return QueryParameterInterceptor(
-                    parameters: [Binding(name: Located(name, at: declaration.name.location), value: value)],
-                    secret: true, scope: scope, redactor: redactor)
-            case .query(let parameters):
-                return QueryParameterInterceptor(parameters: parameters, secret: false, scope: scope, redactor: redactor)
-            case .refresh(let statuses, let target):
-                // The refresh step never refreshes itself: its 401 is the answer.
-                if asRefresh || target.value == planned.id { return nil }
-                return RefreshInterceptor(
-                    statuses: statuses, coordinator: coordinator, isReplay: isReplay, refreshStep: target.value,
-                    refresh: { try await self.refresh(using: target.value, scope: scope, for: planned.id) })
-            case .sign(let signing):
-                return HMACSigningInterceptor(signing: signing, scope: scope, redactor: redactor, unixTime: unixTime)
-            case .unwrap(let pointer):
-                return UnwrapInterceptor(pointer: pointer)
-            case .wrap(let pointer, let envelope):
-                return WrapInterceptor(pointer: pointer, envelope: envelope, scope: scope)
-            case .encrypt(let encryption):
-                return EncryptInterceptor(encryption: encryption, scope: scope, redactor: redactor)
-            case .decrypt(let key):
-                return DecryptInterceptor(key: key, scope: scope, redactor: redactor)
-            case .custom(let name, let arguments):
-                guard let factory = interceptorRegistry[name.value] else {
-                    throw FlowError(
-                        .unsupported,
-                        "no interceptor named '\(name.value)' is registered (used by '\(declaration.name.value)')",
-                        at: name.location)
-                }
-                var values: [String: JSONValue] = [:]
-                for argument in arguments { values[argument.name.value] = try scope.evaluate(argument.value) }
-                do {
-                    return try factory(values)
-                } catch {
-                    throw FlowError(
-                        .interceptor, "interceptor '\(name.value)' rejected its arguments: \(error)",
-                        at: name.location, underlyingError: error)
-                }
+        guard !planned.interceptors.isEmpty else { return [] }
+        let engine = BuiltInInterceptorSupport(
+            coordinator: coordinator, isReplay: isReplay, asRefresh: asRefresh,
+            runRefreshStep: { stepID in try await self.refresh(using: stepID, scope: scope, for: planned.id) },
+            unixTime: unixTime)
+        return try planned.interceptors.compactMap { declaration -> (any Interceptor)? in
+            let name = declaration.factoryName
+            guard let factory = interceptorRegistry.factory(for: declaration) else {
+                throw FlowError(
+                    .unsupported,
+                    "no interceptor named '\(name.value)' is registered (used by '\(declaration.name.value)')",
+                    at: name.location)
             }
+            var arguments: [String: JSONValue] = [:]
+            for argument in declaration.arguments { arguments[argument.name.value] = try scope.evaluate(argument.value) }
+            let setup = InterceptorSetup(
+                declaration: declaration, stepID: planned.id, arguments: arguments, scope: scope, redactor: redactor,
+                engine: engine)
+            let interceptor: any Interceptor
+            do {
+                interceptor = try factory(setup)
+            } catch {
+                throw FlowError(
+                    .interceptor, "interceptor '\(name.value)' rejected its arguments: \(error)",
+                    at: name.location, underlyingError: error)
+            }
+            return interceptor is OmittedInterceptor ? nil : interceptor
         }
     }
 

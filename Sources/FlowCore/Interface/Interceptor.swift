@@ -3,9 +3,11 @@
 /// Interceptors wrap the dispatcher in the order a step lists them: the first
 /// listed runs first on the way out and last on the way back, as middleware
 /// does in swift-openapi-runtime and Hummingbird. Built-in kinds (headers,
-/// bearer, basic, apiKey, query, refresh, sign, unwrap) are declared in YAML;
-/// a Swift program registers its own in an ``InterceptorRegistry`` and a
-/// workflow uses them with `use: <name>` and `with: { … }` arguments.
+/// bearer, basic, apiKey, query, refresh, sign, unwrap, wrap, encrypt,
+/// decrypt) are declared in YAML with their own keys; a Swift program
+/// registers its own in the same ``InterceptorRegistry``, whose factories
+/// get an ``InterceptorSetup`` (arguments, vars, secrets), and a workflow
+/// uses them with `use: <name>` and `with: { … }` arguments.
 ///
 /// ```swift
 /// struct TraceHeader: Interceptor {

@@ -31,28 +31,3 @@ public typealias DispatcherRegistry = NamedRegistry<any Dispatcher>
 ///
 /// The CLI registers none; an embedding program registers its own (see ``ResponseParser``).
 public typealias ResponseParserRegistry = NamedRegistry<any ResponseParser>
-
-/// The custom interceptors a workflow may `use:`, by name, each made from its `with:` arguments.
-public struct InterceptorRegistry: Sendable {
-    /// Makes an interceptor from the evaluated `with:` arguments of a declaration.
-    public typealias Factory = @Sendable (_ arguments: [String: JSONValue]) throws -> any Interceptor
-
-    private var factories: [String: Factory]
-
-    /// Creates an empty registry.
-    public init() { factories = [:] }
-
-    /// Registers a factory under `name`.
-    /// - Parameters:
-    ///   - name: The name workflows write after `use:`.
-    ///   - factory: Makes the interceptor from its arguments; throw to reject bad arguments.
-    public mutating func register(_ name: String, factory: @escaping Factory) {
-        factories[name] = factory
-    }
-
-    /// The factory registered under `name`.
-    public subscript(name: String) -> Factory? { factories[name] }
-
-    /// The registered names, sorted.
-    public var names: [String] { factories.keys.sorted() }
-}

@@ -1,0 +1,39 @@
+/// The names the built-in interceptor kinds are registered under in every ``InterceptorRegistry``.
+///
+/// Each is the key that declares the kind in YAML, but `refresh`, which a workflow declares with `run:`.
+enum BuiltInInterceptorKind: String, CaseIterable, Sendable {
+    case headers, bearer, basic, apiKey, query, refresh, sign, unwrap, wrap, encrypt, decrypt
+}
+
+extension InterceptorDeclaration {
+    /// The name its factory is registered under in an ``InterceptorRegistry``: its built-in kind's, located
+    /// at the declaration's name, or the name it writes after `use:`.
+    var factoryName: Located<String> {
+        let builtIn: BuiltInInterceptorKind
+        switch kind {
+        case .headers: builtIn = .headers
+        case .bearer: builtIn = .bearer
+        case .basic: builtIn = .basic
+        case .apiKey: builtIn = .apiKey
+        case .query: builtIn = .query
+        case .refresh: builtIn = .refresh
+        case .sign: builtIn = .sign
+        case .unwrap: builtIn = .unwrap
+        case .wrap: builtIn = .wrap
+        case .encrypt: builtIn = .encrypt
+        case .decrypt: builtIn = .decrypt
+        case .custom(let name, _): return name
+        }
+        return Located(builtIn.rawValue, at: name.location)
+    }
+
+    /// The name it writes after `use:`, for an interceptor the program registers; `nil` for a built-in kind.
+    var usedName: Located<String>? {
+        if case .custom(let name, _) = kind { name } else { nil }
+    }
+
+    /// Its `with:` arguments, evaluated for its factory; a built-in kind has none.
+    var arguments: [Binding] {
+        if case .custom(_, let arguments) = kind { arguments } else { [] }
+    }
+}
