@@ -24,12 +24,9 @@ extension StepRunner {
             duration: .zero, outputs: [:], error: nil)
         report.workflow = written
         func failed(_ error: FlowError) -> StepResult {
-            var error = redactor.redact(error)
-            error.stepID = planned.id
-            report.status = .failed
-            report.error = error
-            report.duration = started.duration(to: clock.now)
-            return StepResult(outputs: [:], report: report, error: error)
+            var error = error
+            error.stepID = planned.id  // The calling step, not the called workflow's.
+            return failure(error, of: planned, report: report, started: started)
         }
         var inputs: [String: JSONValue] = [:]
         for binding in planned.step.call?.inputs ?? [] {
