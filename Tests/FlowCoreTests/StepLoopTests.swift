@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 import FlowTesting
@@ -234,6 +235,21 @@ struct StepLoopTests {
         #expect(dispatcher.requests.map(\.url)
             == ["https://api.test/items?p=1", "https://api.test/items?p=2", "https://api.test/items?p=3"])
         #expect(report.outputs["names"] == ["i0", "i1"])
+    }
+
+    @Test func aLastPageWithoutTheListAddsNothing() async throws {
+        let dispatcher = Self.pages { index, _ in
+            index == 0
+                ? json(200, #"{"items": ["a", "b"], "next": "c1"}"#)
+                : json(200, #"{"items": null, "next": null}"#)
+        }
+        let yaml = Self.listing(
+            "{ next: $response.body#/next, param: cursor }", outputs: "{ names: $response.body#/items }"
+        ).replacingOccurrences(of: "items: { type: array, items: { type: string } }",
+                               with: #"items: { type: [array, "null"], items: { type: string } }"#)
+        let report = try await run(yaml, on: dispatcher)
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        #expect(report.outputs["names"] == ["a", "b"])
     }
 
     @Test func aListLongerThanMaxPagesFailsSayingWhereItGoesOn() async throws {

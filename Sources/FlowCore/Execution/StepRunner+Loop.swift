@@ -25,6 +25,9 @@ extension StepRunner {
         }
 
         var outputs: [String: JSONValue] = [:]
+        // A paginated step's array outputs, collected in place: appending page after page to the array held
+        // in `outputs` would copy everything collected so far at every page.
+        var collected: [String: [JSONValue]] = [:]
         var cursor = PageCursor()
         var index = 0
         while true {
@@ -38,20 +41,22 @@ extension StepRunner {
                 error.message = "\(unit) \(index + 1): " + error.message
                 return failed(error, response: result.failedResponse)
             }
-            var responseScope = scope
-            responseScope.response = result.response
             let goesOn: Bool
             if step.repetition != nil {
                 outputs = result.outputs
                 goesOn = result.loopGoesOn
             } else if let pagination = step.pagination {
                 for (name, value) in result.outputs {
-                    if case .array(let items) = value, case .array(let collected)? = outputs[name] {
-                        outputs[name] = .array(collected + items)
-                    } else {
+                    switch value {
+                    case .array(let items): collected[name, default: []].append(contentsOf: items)
+                    case .null where collected[name] != nil: break  // A last page without the list adds nothing.
+                    default:
+                        collected[name] = nil
                         outputs[name] = value
                     }
                 }
+                var responseScope = scope
+                responseScope.response = result.response
                 do {
                     goesOn = try cursor.advance(
                         pagination, after: result, in: responseScope, redactor: redactor)
@@ -86,6 +91,7 @@ extension StepRunner {
             }
             index += 1
         }
+        for (name, items) in collected { outputs[name] = .array(items) }
         report.duration = started.duration(to: clock.now)
         report.outputs = redactor.redact(.object(outputs)).objectValue ?? [:]
         return StepResult(outputs: outputs, report: report)
