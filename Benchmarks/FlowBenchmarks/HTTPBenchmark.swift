@@ -31,6 +31,8 @@ struct HTTPBenchmark {
           required: [token]
           properties:
             token: { type: string, format: password }
+        env:
+          BANK_URL: {}
         servers:
           bank: { url: "{$env.BANK_URL}" }
         types:

@@ -37,6 +37,7 @@ struct SoakBenchmark {
           type: object
           required: [run]
           properties: { run: { type: string } }
+        env: { API: {} }
         servers: { api: { url: "{$env.API}" } }
         policies:
           soak:

@@ -44,6 +44,7 @@ struct TestBenchmark {
               type: object
               required: [token]
               properties: { token: { type: string, format: password } }
+            env: { API_URL: {} }
             servers:
               api: { url: "{$env.API_URL}" }
             types:
