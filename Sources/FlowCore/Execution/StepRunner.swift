@@ -370,9 +370,15 @@ struct StepRunner: Sendable {
         -> [any Interceptor]
     {
         guard !planned.interceptors.isEmpty else { return [] }
+        // The closure that runs a refresh step holds a copy of this runner: made only for a chain that can
+        // refresh, not for every attempt of every step with interceptors.
+        var runRefreshStep = Self.noRefreshStep
+        if planned.interceptors.contains(where: \.mayRunSteps) {
+            let requester = planned.id
+            runRefreshStep = { stepID in try await self.refresh(using: stepID, scope: scope, for: requester) }
+        }
         let engine = BuiltInInterceptorSupport(
-            coordinator: coordinator, isReplay: isReplay, asRefresh: asRefresh,
-            runRefreshStep: { stepID in try await self.refresh(using: stepID, scope: scope, for: planned.id) },
+            coordinator: coordinator, isReplay: isReplay, asRefresh: asRefresh, runRefreshStep: runRefreshStep,
             unixTime: unixTime)
         return try planned.interceptors.compactMap { declaration -> (any Interceptor)? in
             let name = declaration.factoryName
@@ -398,6 +404,9 @@ struct StepRunner: Sendable {
             return interceptor is OmittedInterceptor ? nil : interceptor
         }
     }
+
+    /// The refresh-step runner of a chain that has no refresh interceptor: never called.
+    private static let noRefreshStep: @Sendable (String) async throws -> Void = { _ in }
 
     /// Runs the on-demand refresh step, which updates vars through its `set`.
     private func refresh(using stepID: String, scope: RunScope, for requester: String) async throws {

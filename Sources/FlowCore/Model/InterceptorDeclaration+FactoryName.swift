@@ -32,6 +32,11 @@ extension InterceptorDeclaration {
         if case .custom(let name, _) = kind { name } else { nil }
     }
 
+    /// Whether its interceptor may run another step of the workflow: a refresh interceptor runs its refresh step.
+    var mayRunSteps: Bool {
+        if case .refresh = kind { true } else { false }
+    }
+
     /// Its `with:` arguments, evaluated for its factory; a built-in kind has none.
     var arguments: [Binding] {
         if case .custom(_, let arguments) = kind { arguments } else { [] }
