@@ -143,13 +143,10 @@ struct RunExecution: Sendable {
             // One buffer of actions and one of starts for the whole run: no allocation per event.
             var actions: [RunStateMachine.Action] = []
             actions.reserveCapacity(8)
-            // Every input of the machine goes through here, recorded first when the run keeps a journal.
             let journal = engine.journal
-            func take(_ event: RunEvent) {
-                journal?.record(event)
-                machine.apply(event, into: &actions)
-            }
-            take(.started(runID: engine.runID, vars: scope.variables.snapshot))
+            Self.take(
+                .started(runID: engine.runID, vars: scope.variables.snapshot),
+                machine: &machine, journal: journal, actions: &actions)
             // One draw from the system per run, not per step: the seeds only need to differ between runs and
             // steps, and each is recorded in its start event.
             var generator = SplitMix64(seed: UInt64.random(in: .min ... .max))
@@ -162,11 +159,15 @@ struct RunExecution: Sendable {
                     switch actions[index] {
                     case .startStep(let planned, let outputs):
                         let seed = generator.next()
-                        take(.stepStarted(id: planned.id, seed: seed))
+                        Self.take(
+                            .stepStarted(id: planned.id, seed: seed),
+                            machine: &machine, journal: journal, actions: &actions)
                         starts.append(Start(step: planned, choice: nil, outputs: outputs, seed: seed))
                     case .startSwitchCase(let planned, let choice, let outputs):
                         let seed = generator.next()
-                        take(.stepStarted(id: planned.id, seed: seed))
+                        Self.take(
+                            .stepStarted(id: planned.id, seed: seed),
+                            machine: &machine, journal: journal, actions: &actions)
                         starts.append(Start(step: planned, choice: choice, outputs: outputs, seed: seed))
                     case .record(var report):
                         // A step its `if` skipped has its `else` values as outputs, which may hold a secret, and
@@ -188,7 +189,9 @@ struct RunExecution: Sendable {
                         handlerScope.stepOutputs = outputs
                         handlerScope.response = response
                         let handled = await runner.run(plan.step(id)!, scope: handlerScope)
-                        take(.handlerFinished(handled, vars: scope.variables.snapshot))
+                        Self.take(
+                            .handlerFinished(handled, vars: scope.variables.snapshot),
+                            machine: &machine, journal: journal, actions: &actions)
                     case .cancelRunningSteps:
                         group.cancelAll()
                         draining = true
@@ -209,7 +212,9 @@ struct RunExecution: Sendable {
                 if deadline == nil, running == 0, starts.count == 1 {
                     let result = await runInline(starts.removeLast(), runner: runner, scope: scope)
                     record(contentsOf: runner.nestedReports.drain())
-                    take(.stepFinished(result, runCancelled: Task.isCancelled, vars: scope.variables.snapshot))
+                    Self.take(
+                        .stepFinished(result, runCancelled: Task.isCancelled, vars: scope.variables.snapshot),
+                        machine: &machine, journal: journal, actions: &actions)
                     continue
                 }
                 for start in starts {
@@ -224,21 +229,34 @@ struct RunExecution: Sendable {
                 starts.removeAll(keepingCapacity: true)  // The tasks have their outputs.
                 guard let event = await group.next() else {
                     precondition(draining, "the run waits for nothing")
-                    take(.drained)
+                    Self.take(.drained, machine: &machine, journal: journal, actions: &actions)
                     continue
                 }
                 switch event {
                 case .finished(let result):
                     running -= 1
                     record(contentsOf: runner.nestedReports.drain())
-                    take(.stepFinished(result, runCancelled: Task.isCancelled, vars: scope.variables.snapshot))
+                    Self.take(
+                        .stepFinished(result, runCancelled: Task.isCancelled, vars: scope.variables.snapshot),
+                        machine: &machine, journal: journal, actions: &actions)
                 case .deadlinePassed(let deadline):
-                    take(.deadlinePassed(deadline))
+                    Self.take(.deadlinePassed(deadline), machine: &machine, journal: journal, actions: &actions)
                 case .deadlineCancelled:
                     break
                 }
             }
         }
+    }
+
+    /// Hands `event` to the machine, recorded first when the run keeps a journal: every input of the machine
+    /// goes through here. (A static function, not a local one: a local function would capture the machine and
+    /// the actions, boxing them and checking exclusive access to them at run time at every use.)
+    private static func take(
+        _ event: RunEvent, machine: inout RunStateMachine, journal: (any RunJournal)?,
+        actions: inout [RunStateMachine.Action]
+    ) {
+        journal?.record(event)
+        machine.apply(event, into: &actions)
     }
 
     /// Runs one step in this task. The outputs it reads are released when it returns, before the machine records

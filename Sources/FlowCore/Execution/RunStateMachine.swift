@@ -37,7 +37,7 @@ struct RunStateMachine {
         case caught(stepID: String, action: String, error: FlowError.Code)
         /// Run the on-demand step `id` now, before any other event, in the run's scope with these step outputs
         /// and the failed `response` it handles, and report its result with ``handlerFinished(_:into:)``.
-        case runHandler(id: String, outputs: [String: [String: JSONValue]], response: DecodedResponse?)
+        indirect case runHandler(id: String, outputs: [String: [String: JSONValue]], response: DecodedResponse?)
         /// Cancel the running steps and deliver each one's result with ``stepFinished(_:runCancelled:into:)``, then
         /// call ``drained(into:)``.
         case cancelRunningSteps
