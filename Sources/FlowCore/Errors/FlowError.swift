@@ -111,24 +111,93 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
         public static let unsupported = Code("unsupported")
     }
 
+    /// The fields, in one shared box: an error is one word wherever it is stored (a step's result and report,
+    /// each attempt's report, every event), and copied only when a copy is changed.
+    private final class Storage: @unchecked Sendable {
+        // Mutated only through `mutableStorage`, which copies a box that is shared first.
+        var code: Code
+        var message: String
+        var location: SourceLocation?
+        var underlyingError: (any Error)?
+        var stepID: String?
+        var attempt: Int?
+        var request: String?
+        var status: Int?
+        var responseExcerpt: String?
+
+        init(code: Code, message: String, location: SourceLocation?, underlyingError: (any Error)?) {
+            self.code = code
+            self.message = message
+            self.location = location
+            self.underlyingError = underlyingError
+        }
+
+        func copy() -> Storage {
+            let copy = Storage(code: code, message: message, location: location, underlyingError: underlyingError)
+            copy.stepID = stepID
+            copy.attempt = attempt
+            copy.request = request
+            copy.status = status
+            copy.responseExcerpt = responseExcerpt
+            return copy
+        }
+    }
+
+    private var storage: Storage
+
+    /// The box, copied first when another error shares it.
+    private var mutableStorage: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
+    }
+
     /// The stable kind of this error.
-    public var code: Code
+    public var code: Code {
+        get { storage.code }
+        set { mutableStorage.code = newValue }
+    }
     /// A human-readable explanation that never contains secrets.
-    public var message: String
+    public var message: String {
+        get { storage.message }
+        set { mutableStorage.message = newValue }
+    }
     /// Where in the workflow file the problem is, when it has a place there.
-    public var location: SourceLocation?
+    public var location: SourceLocation? {
+        get { storage.location }
+        set { mutableStorage.location = newValue }
+    }
     /// The error that caused this one, when it wraps a foreign error.
-    public var underlyingError: (any Error)?
+    public var underlyingError: (any Error)? {
+        get { storage.underlyingError }
+        set { mutableStorage.underlyingError = newValue }
+    }
     /// The step that failed, for run-time errors.
-    public var stepID: String?
+    public var stepID: String? {
+        get { storage.stepID }
+        set { mutableStorage.stepID = newValue }
+    }
     /// The one-based attempt that failed, for run-time errors.
-    public var attempt: Int?
+    public var attempt: Int? {
+        get { storage.attempt }
+        set { mutableStorage.attempt = newValue }
+    }
     /// The request that failed, as `METHOD url`, with secrets redacted.
-    public var request: String?
+    public var request: String? {
+        get { storage.request }
+        set { mutableStorage.request = newValue }
+    }
     /// The response status, when there was a response.
-    public var status: Int?
+    public var status: Int? {
+        get { storage.status }
+        set { mutableStorage.status = newValue }
+    }
     /// The start of the response body (at most 512 bytes, secrets redacted), when there was a response.
-    public var responseExcerpt: String?
+    public var responseExcerpt: String? {
+        get { storage.responseExcerpt }
+        set { mutableStorage.responseExcerpt = newValue }
+    }
 
     /// Creates an error.
     /// - Parameters:
@@ -142,10 +211,7 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
         at location: SourceLocation? = nil,
         underlyingError: (any Error)? = nil
     ) {
-        self.code = code
-        self.message = message
-        self.location = location
-        self.underlyingError = underlyingError
+        storage = Storage(code: code, message: message, location: location, underlyingError: underlyingError)
     }
 
     /// The compiler-style `path:line:col: error: message` form; run-time errors name the step and attempt:
