@@ -16,7 +16,7 @@ enum RunEvent: Sendable, Codable {
     /// The run begins, with this id and these vars.
     case started(runID: String, vars: [String: JSONValue])
     /// The driver started step `id` (for the machine's `startStep` or `startSwitchCase` action) with `seed`,
-    /// from which the step's `Idempotency-Key`s are drawn.
+    /// from which the step's `Idempotency-Key`s are drawn; only a step that sends one has this event.
     case stepStarted(id: String, seed: UInt64)
     /// A step finished; `vars` are the run's vars when its result was taken in.
     case stepFinished(StepResult, runCancelled: Bool, vars: [String: JSONValue])

@@ -148,7 +148,8 @@ struct RunExecution: Sendable {
                 .started(runID: engine.runID, vars: scope.variables.snapshot),
                 machine: &machine, journal: journal, actions: &actions)
             // One draw from the system per run, not per step: the seeds only need to differ between runs and
-            // steps, and each is recorded in its start event.
+            // steps, and each is recorded in its start event. Only a step that sends an `Idempotency-Key` draws
+            // one: nothing else of a step depends on a random value the run must replay.
             var generator = SplitMix64(seed: UInt64.random(in: .min ... .max))
             var starts: [Start] = []
             var running = 0
@@ -158,16 +159,22 @@ struct RunExecution: Sendable {
                 while index < actions.count {
                     switch actions[index] {
                     case .startStep(let planned, let outputs):
-                        let seed = generator.next()
-                        Self.take(
-                            .stepStarted(id: planned.id, seed: seed),
-                            machine: &machine, journal: journal, actions: &actions)
+                        var seed: UInt64?
+                        if planned.step.idempotencyKey {
+                            seed = generator.next()
+                            Self.take(
+                                .stepStarted(id: planned.id, seed: seed!),
+                                machine: &machine, journal: journal, actions: &actions)
+                        }
                         starts.append(Start(step: planned, choice: nil, outputs: outputs, seed: seed))
                     case .startSwitchCase(let planned, let choice, let outputs):
-                        let seed = generator.next()
-                        Self.take(
-                            .stepStarted(id: planned.id, seed: seed),
-                            machine: &machine, journal: journal, actions: &actions)
+                        var seed: UInt64?
+                        if plan.step(choice.step)?.step.idempotencyKey == true {
+                            seed = generator.next()
+                            Self.take(
+                                .stepStarted(id: planned.id, seed: seed!),
+                                machine: &machine, journal: journal, actions: &actions)
+                        }
                         starts.append(Start(step: planned, choice: choice, outputs: outputs, seed: seed))
                     case .record(var report):
                         // A step its `if` skipped has its `else` values as outputs, which may hold a secret, and
@@ -282,8 +289,9 @@ struct RunExecution: Sendable {
         var step: PlannedStep
         var choice: Switch.Choice?
         var outputs: [String: [String: JSONValue]]
-        /// The seed the driver drew for this start (``RunEvent/stepStarted(id:seed:)``).
-        var seed: UInt64
+        /// The seed the driver drew for this start (``RunEvent/stepStarted(id:seed:)``), for a step that sends an
+        /// `Idempotency-Key`.
+        var seed: UInt64?
     }
 
     /// Undoes the succeeded steps that declare `compensate:`, most recent first.
