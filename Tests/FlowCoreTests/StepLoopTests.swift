@@ -272,6 +272,8 @@ struct StepLoopTests {
         #expect(unknown.contains { $0.message.contains("did you mean 'link'") })
         let param = diagnostics(Self.listing("{ next: link, param: page }"))
         #expect(param.contains { $0.message.contains("'param' does not apply to 'next: link'") })
+        let everything = diagnostics(Self.listing("{ next: nextlink, maxPages: 0, delay: soon }")).map(\.message)
+        #expect(everything.count == 3, "a bad next hides nothing else: \(everything)")
         let both = diagnostics(Self.listing(#"{ next: link }\#n    repeat: { until: "$statusCode == 200" }"#))
         #expect(both.contains { $0.message.contains("both 'repeat' and 'paginate'") })
     }

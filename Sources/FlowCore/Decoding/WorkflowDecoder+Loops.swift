@@ -32,6 +32,11 @@ extension WorkflowDecoder {
         guard let fields = reader(
             node, "'repeat' of step '\(stepID)'", ["until", "while", "maxIterations"] + Self.pacingKeys)
         else { return nil }
+        // Read before the condition, so a bad condition does not hide what else is wrong.
+        let maxIterations = fields["maxIterations"].flatMap {
+            int($0, "'maxIterations'", in: 1...StepLoopLimits.maxIterations)
+        } ?? Repetition.defaultMaxIterations
+        let pacing = self.pacing(fields, defaultDelay: Repetition.defaultDelay)
         let stop: Repetition.Stop
         switch (fields["until"], fields["while"]) {
         case (let until?, nil):
@@ -51,12 +56,7 @@ extension WorkflowDecoder {
                    key: fields.keyNode("while"))
             return nil
         }
-        let maxIterations = fields["maxIterations"].flatMap {
-            int($0, "'maxIterations'", in: 1...StepLoopLimits.maxIterations)
-        } ?? Repetition.defaultMaxIterations
-        return Repetition(
-            stop: stop, maxIterations: maxIterations, pacing: pacing(fields, defaultDelay: Repetition.defaultDelay),
-            location: node.location)
+        return Repetition(stop: stop, maxIterations: maxIterations, pacing: pacing, location: node.location)
     }
 
     /// The `paginate:` of a step, or `nil` without one.
@@ -66,6 +66,11 @@ extension WorkflowDecoder {
             required: ["next"]),
             let nextNode = fields["next"], let text = string(nextNode, "'next'")
         else { return nil }
+        // Read before `next`, so a bad `next` does not hide what else is wrong.
+        let maxPages = fields["maxPages"].flatMap {
+            int($0, "'maxPages'", in: 1...StepLoopLimits.maxIterations)
+        } ?? Pagination.defaultMaxPages
+        let pacing = self.pacing(fields, defaultDelay: .zero)
         let param = fields["param"].flatMap { string($0, "'param'") }
         if let param, param.value.isEmpty {
             report(.invalidValue, "'param' names a query parameter; it cannot be empty", fields["param"]!)
@@ -98,11 +103,8 @@ extension WorkflowDecoder {
                    nextNode)
             return nil
         }
-        let maxPages = fields["maxPages"].flatMap {
-            int($0, "'maxPages'", in: 1...StepLoopLimits.maxIterations)
-        } ?? Pagination.defaultMaxPages
         return Pagination(
-            next: next, nextLocation: nextNode.location.advanced(by: quote), maxPages: maxPages,
-            pacing: pacing(fields, defaultDelay: .zero), location: node.location)
+            next: next, nextLocation: nextNode.location.advanced(by: quote), maxPages: maxPages, pacing: pacing,
+            location: node.location)
     }
 }
