@@ -401,7 +401,8 @@ struct StepRunner: Sendable {
                     .interceptor, "interceptor '\(name.value)' rejected its arguments: \(error)",
                     at: name.location, underlyingError: error)
             }
-            return interceptor is OmittedInterceptor ? nil : interceptor
+            // A metatype comparison, not an `is` cast: the cast goes through the runtime's dynamic-cast machinery.
+            return type(of: interceptor) == OmittedInterceptor.self ? nil : interceptor
         }
     }
 
