@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import FlowCore
 
@@ -111,6 +112,86 @@ struct RunEventReplayTests {
                 RunStateMachine.Snapshot.self, from: Data(try Self.snapshotJSON(first.snapshot).utf8))
             let (resumed, _) = Self.replay(Array(events[cut...]), of: compiled, from: stored)
             #expect(try Self.snapshotJSON(resumed.snapshot) == Self.snapshotJSON(whole.snapshot), "resumed after event \(cut)")
+        }
+    }
+
+    /// A run with a switch, a repeat loop, a forEach and a skipped step replays to the same reports and outputs,
+    /// and resumes from a snapshot taken after any of its events.
+    @Test func aRunWithControlFlowReplaysAndResumes() async throws {
+        let yaml = """
+            flowrun: 1
+            servers: { api: https://api.test }
+            defaults: { server: api }
+            steps:
+              - id: account
+                request: { method: GET, path: /account }
+                outputs: { country: $response.body#/country, ids: $response.body#/ids }
+              - id: payout
+                switch: $steps.account.outputs.country
+                cases: { DE: sepa }
+                default: wire
+              - id: sepa
+                on-demand: true
+                request: { method: POST, path: /sepa }
+                idempotencyKey: true
+                outputs: { ref: $response.body#/ref }
+              - id: wire
+                on-demand: true
+                request: { method: POST, path: /wire }
+                idempotencyKey: true
+                outputs: { ref: $response.body#/ref }
+              - id: wait
+                request: { method: GET, path: "/payouts/{$steps.payout.outputs.ref}" }
+                repeat: { until: "$response.body#/state == 'sent'", delay: 1ms }
+                outputs: { state: $response.body#/state }
+              - id: details
+                forEach: $steps.account.outputs.ids
+                maxConcurrency: 2
+                request: { method: GET, path: "/items/{$item}" }
+                outputs: { name: $response.body#/name }
+              - id: notify
+                if: "$steps.account.outputs.country == 'FR'"
+                request: { method: POST, path: /notify }
+                idempotent: true
+            outputs: { state: $steps.wait.outputs.state, names: $steps.details.outputs.name }
+            """
+        let polls = Mutex(0)
+        let dispatcher = ScriptedDispatcher { request, _ in
+            switch request.path {
+            case "/account": return json(200, #"{"country": "DE", "ids": ["a", "b", "c"]}"#)
+            case "/sepa": return json(200, #"{"ref": "p-1"}"#)
+            case "/payouts/p-1":
+                let count = polls.withLock { count in
+                    count += 1
+                    return count
+                }
+                return json(200, count < 3 ? #"{"state": "queued"}"# : #"{"state": "sent"}"#)
+            default: return json(200, #"{"name": "n"}"#)
+            }
+        }
+        let compiled = try plan(yaml)
+        var runner = engine(dispatcher)
+        let journal = RunEventLog()
+        runner.journal = journal
+        let report = await runner.run(compiled, inputs: [:], environment: [:])
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        #expect(report.outputs["state"] == "sent")
+        let events = try JSONDecoder().decode([RunEvent].self, from: JSONEncoder().encode(journal.recorded))
+        let (whole, reports) = Self.replay(events, of: compiled)
+        #expect(reports.map(\.id) == report.steps.map(\.id))
+        #expect(reports.map(\.status) == report.steps.map(\.status))
+        #expect(reports.first { $0.id == "payout" }?.chose == "sepa")
+        #expect(reports.first { $0.id == "notify" }?.skipReason != nil)
+        #expect(whole.completedOutputs["details"] == ["name": ["n", "n", "n"]])
+        // The switch step's start drew the seed of its case step's key.
+        let sent = try #require(dispatcher.requests.first { $0.path == "/sepa" }?.headers["Idempotency-Key"])
+        #expect(StepRunner.idempotencyKey(seed: try #require(whole.seeds["payout"]), LoopPosition()) == sent)
+        for cut in 1..<events.count {
+            let (first, _) = Self.replay(Array(events[..<cut]), of: compiled)
+            let stored = try JSONDecoder().decode(
+                RunStateMachine.Snapshot.self, from: Data(try Self.snapshotJSON(first.snapshot).utf8))
+            let (resumed, _) = Self.replay(Array(events[cut...]), of: compiled, from: stored)
+            #expect(try Self.snapshotJSON(resumed.snapshot) == Self.snapshotJSON(whole.snapshot), "after event \(cut)")
         }
     }
 
