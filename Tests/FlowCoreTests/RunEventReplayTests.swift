@@ -72,6 +72,19 @@ struct RunEventReplayTests {
         return (machine, reports)
     }
 
+    /// For every event but the first: a machine that took the events before it, stored as JSON and restored,
+    /// then given the rest, ends in the state of a machine that took them all.
+    static func expectResumesAfterEveryEvent(_ events: [RunEvent], of plan: Plan) throws {
+        let (whole, _) = replay(events, of: plan)
+        for cut in 1..<events.count {
+            let (first, _) = replay(Array(events[..<cut]), of: plan)
+            let stored = try JSONDecoder().decode(
+                RunStateMachine.Snapshot.self, from: Data(try snapshotJSON(first.snapshot).utf8))
+            let (resumed, _) = replay(Array(events[cut...]), of: plan, from: stored)
+            #expect(try snapshotJSON(resumed.snapshot) == snapshotJSON(whole.snapshot), "resumed after event \(cut)")
+        }
+    }
+
     static func snapshotJSON(_ snapshot: RunStateMachine.Snapshot) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
@@ -105,14 +118,7 @@ struct RunEventReplayTests {
 
     @Test func aSnapshotResumesWhereItWasTaken() async throws {
         let (_, _, events, compiled) = try await Self.recordedRun()
-        let (whole, _) = Self.replay(events, of: compiled)
-        for cut in 1..<events.count {
-            let (first, _) = Self.replay(Array(events[..<cut]), of: compiled)
-            let stored = try JSONDecoder().decode(
-                RunStateMachine.Snapshot.self, from: Data(try Self.snapshotJSON(first.snapshot).utf8))
-            let (resumed, _) = Self.replay(Array(events[cut...]), of: compiled, from: stored)
-            #expect(try Self.snapshotJSON(resumed.snapshot) == Self.snapshotJSON(whole.snapshot), "resumed after event \(cut)")
-        }
+        try Self.expectResumesAfterEveryEvent(events, of: compiled)
     }
 
     /// A run with a switch, a repeat loop, a forEach and a skipped step replays to the same reports and outputs,
@@ -186,13 +192,7 @@ struct RunEventReplayTests {
         // The switch step's start drew the seed of its case step's key.
         let sent = try #require(dispatcher.requests.first { $0.path == "/sepa" }?.headers["Idempotency-Key"])
         #expect(StepRunner.idempotencyKey(seed: try #require(whole.seeds["payout"]), LoopPosition()) == sent)
-        for cut in 1..<events.count {
-            let (first, _) = Self.replay(Array(events[..<cut]), of: compiled)
-            let stored = try JSONDecoder().decode(
-                RunStateMachine.Snapshot.self, from: Data(try Self.snapshotJSON(first.snapshot).utf8))
-            let (resumed, _) = Self.replay(Array(events[cut...]), of: compiled, from: stored)
-            #expect(try Self.snapshotJSON(resumed.snapshot) == Self.snapshotJSON(whole.snapshot), "after event \(cut)")
-        }
+        try Self.expectResumesAfterEveryEvent(events, of: compiled)
     }
 
     @Test func eventsEncodeAsJSONThatNamesWhatHappened() throws {
