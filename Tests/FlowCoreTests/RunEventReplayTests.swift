@@ -191,7 +191,8 @@ struct RunEventReplayTests {
         #expect(whole.completedOutputs["details"] == ["name": ["n", "n", "n"]])
         // The switch step's start drew the seed of its case step's key.
         let sent = try #require(dispatcher.requests.first { $0.path == "/sepa" }?.headers["Idempotency-Key"])
-        #expect(StepRunner.idempotencyKey(seed: try #require(whole.seeds["payout"]), LoopPosition()) == sent)
+        let seed = try #require(whole.seeds["payout"])
+        #expect(StepRunner.idempotencyKey(seed: seed, LoopPosition()) == sent)
         try Self.expectResumesAfterEveryEvent(events, of: compiled)
     }
 
