@@ -150,3 +150,11 @@ struct DecodedResponse: Sendable, Codable {
         case status, headers, body
     }
 }
+
+extension Condition {
+    /// Whether the condition holds for the value its expression reads in `scope`; a value that cannot be read
+    /// never satisfies it.
+    func holds(in scope: RunScope) -> Bool {
+        holds(for: try? scope.value(of: expression))
+    }
+}

@@ -333,7 +333,7 @@ struct RunStateMachine {
             let planned = plan.step(id)!
             if let condition = planned.step.condition {
                 let conditionScope = readyScope
-                if !condition.holds(for: try? conditionScope.value(of: condition.expression)) {
+                if !condition.holds(in: conditionScope) {
                     guard skip(planned.step, because: "its 'if' did not hold: \(condition.text)", in: conditionScope,
                                into: &actions)
                     else { return }
@@ -439,7 +439,7 @@ struct RunStateMachine {
             let when = rule.when
             if !(when.statuses.isEmpty && when.kinds.isEmpty) && !RetryTracker.matches(when, error) { return false }
             guard let condition = when.condition else { return true }
-            return condition.holds(for: try? scope.value(of: condition.expression))
+            return condition.holds(in: scope)
         }
     }
 

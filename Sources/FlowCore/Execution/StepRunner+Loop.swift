@@ -191,7 +191,7 @@ extension Repetition {
     func ends(after response: DecodedResponse, in scope: RunScope) -> Bool {
         var scope = scope
         scope.response = response
-        let holds = stop.condition.holds(for: try? scope.value(of: stop.condition.expression))
+        let holds = stop.condition.holds(in: scope)
         return switch stop {
         case .until: holds
         case .while: !holds

@@ -513,7 +513,7 @@ struct StepRunner: Sendable {
     private func conditionHolds(for response: DecodedResponse?, in scope: RunScope) -> (Condition) -> Bool {
         var scope = scope
         scope.response = response
-        return { condition in condition.holds(for: try? scope.value(of: condition.expression)) }
+        return { condition in condition.holds(in: scope) }
     }
 
     /// The result of a step that fails with `error` after the attempts in `report`: the error redacted and
