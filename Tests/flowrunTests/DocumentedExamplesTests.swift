@@ -92,4 +92,28 @@ import Testing
         }
         try await expectLintClean(files, what: fragments.map(\.description).joined(separator: ", "))
     }
+
+    /// A step example (`- id: …`) is a fragment that reads steps and types it does not show, so it cannot be
+    /// lint-clean on its own; it must still be YAML that loads, as a step of a workflow, so a copied example never
+    /// fails to parse (a `{$…}` path unquoted in a flow mapping does).
+    @Test func everyStepExampleLoads() async throws {
+        let fragments = try Self.examples().filter { $0.text.hasPrefix("- id:") }
+        #expect(!fragments.isEmpty)
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("flowrun-doc-steps-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (index, fragment) in fragments.enumerated() {
+            let steps = fragment.text.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { "  " + $0 }.joined(separator: "\n")
+            try "flowrun: 1\nsteps:\n\(steps)\n"
+                .write(to: folder.appendingPathComponent("step-\(index).yaml"), atomically: true, encoding: .utf8)
+        }
+        let outcome = try await FlowRunProcess.run(["lint", folder.path])
+        let broken = (outcome.stdout + outcome.stderr).split(separator: "\n").filter {
+            $0.contains("[invalid-yaml]") || $0.contains("[unsupported-yaml]")
+        }
+        let places = fragments.map(\.description).joined(separator: ", ")
+        #expect(broken.isEmpty, "step examples that do not load (of \(places)):\n\(broken.joined(separator: "\n"))")
+    }
 }
