@@ -104,6 +104,7 @@ package struct PlannedStep: Sendable {
         let dispatcher: String
         let outputTypes: [String: JSONSchema]
         let subWorkflow: Plan?
+        let loweredRequest: LoweredRequest
 
         init(
             step: Step, dependencies: [String], server: Server?, interceptors: [InterceptorDeclaration],
@@ -117,6 +118,7 @@ package struct PlannedStep: Sendable {
             self.policy = policy
             self.dispatcher = dispatcher
             self.outputTypes = outputTypes
+            self.loweredRequest = LoweredRequest(step.request, server: server)
         }
     }
 
@@ -152,6 +154,8 @@ package struct PlannedStep: Sendable {
     package var dispatcher: String { storage.dispatcher }
     /// The statically known type of each output, by output name; absent when unknown.
     package var outputTypes: [String: JSONSchema] { storage.outputTypes }
+    /// The step's request lowered for sending: what does not depend on the run, worked out once.
+    var loweredRequest: LoweredRequest { storage.loweredRequest }
     /// For a `workflow:` step: the plan of the workflow it calls.
     package var subWorkflow: Plan? { storage.subWorkflow }
 

@@ -8,53 +8,54 @@ struct RequestBuilder: Sendable {
     let validator: JSONSchemaValidator
 
     func build(_ planned: PlannedStep, in scope: RunScope) throws(FlowError) -> StepRequest {
-        let declared = planned.step.request
-        var url = try path(declared.path, of: planned, in: scope)
-        if !RequestPath.isAbsoluteURL(url) {
-            guard let server = planned.server else {
-                throw FlowError(
-                    .binding, "step '\(planned.id)' has a relative path ('\(url)') and no server",
-                    at: declared.pathLocation)
+        let lowered = planned.loweredRequest
+        var url = try self.url(of: lowered, planned, in: scope)
+        var separator: Character = lowered.pathHasQuery ? "&" : "?"
+        for item in lowered.query {
+            switch item.value {
+            case .encoded(let values):
+                for value in values {
+                    url.append(separator)
+                    url += item.encodedName
+                    url.append("=")
+                    url += value
+                    separator = "&"
+                }
+            case .bound(let template):
+                for value in try Self.queryValues(of: scope.evaluate(template), named: item.name) {
+                    url.append(separator)
+                    url += item.encodedName
+                    url.append("=")
+                    url += URLEncoding.percentEncodeQueryComponent(value)
+                    separator = "&"
+                }
             }
-            var base = try scope.evaluateText(server.url)
-            while base.hasSuffix("/") { base.removeLast() }
-            guard RequestPath.isAbsoluteURL(base) else {
-                throw FlowError(
-                    .binding, "server '\(server.name.value)' has URL '\(base)', which is not an absolute http(s) URL",
-                    at: server.name.location)
-            }
-            url = base + url
-        }
-        var pairs: [(String, String)] = []
-        for binding in declared.query {
-            try appendQueryValue(scope.evaluate(binding.value), named: binding.name.value, to: &pairs)
-        }
-        if !pairs.isEmpty {
-            let query = pairs.map {
-                URLEncoding.percentEncodeQueryComponent($0.0) + "=" + URLEncoding.percentEncodeQueryComponent($0.1)
-            }.joined(separator: "&")
-            url += (ASCIISearch.contains("?", in: url) ? "&" : "?") + query
         }
 
-        // Room for the declared headers and the few the engine and the usual interceptors add, so
-        // the list is allocated once.
-        var fields: [HeaderFields.Field] = []
-        fields.reserveCapacity(declared.headers.count + 8)
-        fields.append(HeaderFields.Field(name: "Accept", value: "application/json"))
-        fields.append(HeaderFields.Field(name: "User-Agent", value: Self.userAgent))
-        var request = StepRequest(method: declared.method.value, url: url, headers: HeaderFields(fields))
-        for binding in declared.headers {
-            // A null value leaves the header out, as it leaves a query parameter out.
-            let evaluated = try scope.evaluate(binding.value)
-            if evaluated == .null { continue }
-            let value = evaluated.interpolationText
-            try Self.checkHeaderValue(value, name: binding.name.value)
-            request.headers.set(binding.name.value, value)
+        var headers = lowered.initialHeaders
+        headers.reserveCapacity(lowered.headerCapacity)
+        for header in lowered.headers {
+            switch header.value {
+            case .fixed(let value?):
+                headers.set(header.name, value)
+            case .fixed(nil):
+                continue
+            case .bound(let template):
+                // A null value leaves the header out, as it leaves a query parameter out.
+                let evaluated = try scope.evaluate(template)
+                if evaluated == .null { continue }
+                let value = evaluated.interpolationText
+                try Self.checkHeaderValue(value, name: header.name)
+                headers.set(header.name, value)
+            case .refused(let error):
+                throw error
+            }
         }
-        switch declared.body {
+        var request = StepRequest(method: lowered.method, url: url, headers: headers)
+        switch planned.step.request.body {
         case .json(let template, _)?:
             let body = try scope.evaluate(template)
-            if let type = declared.bodyType {
+            if let type = planned.step.request.bodyType {
                 let failures = validator.validate(body, against: type)
                 if !failures.isEmpty {
                     throw FlowError(
@@ -68,7 +69,9 @@ struct RequestBuilder: Sendable {
         case .form(let fields, _)?:
             var formPairs: [(String, String)] = []
             for field in fields {
-                try appendQueryValue(scope.evaluate(field.value), named: field.name.value, to: &formPairs)
+                for value in try Self.queryValues(of: scope.evaluate(field.value), named: field.name.value) {
+                    formPairs.append((field.name.value, value))
+                }
             }
             request.body = Array(URLEncoding.formURLEncode(formPairs).utf8)
             if request.headers["Content-Type"] == nil {
@@ -84,71 +87,108 @@ struct RequestBuilder: Sendable {
         return request
     }
 
-    /// The path with bound values percent-encoded as path-segment text; literal text is kept as written.
+    /// The URL up to the declared query: the base and the path, with bound values percent-encoded as
+    /// path-segment text and literal text kept as written.
     ///
     /// A leading expression gives the start of the URL and is inserted as written, once
     /// ``RequestPath/checkBase(_:)`` accepts it. A bound value that makes a whole segment `.`, `..` or empty is
     /// refused: servers and proxies resolve dot-segments away, so data from an earlier step could send this
     /// request (a `DELETE` included) to another resource.
-    private func path(_ template: ValueTemplate, of planned: PlannedStep, in scope: RunScope) throws(FlowError)
+    private func url(of lowered: LoweredRequest, _ planned: PlannedStep, in scope: RunScope) throws(FlowError)
         -> String
     {
-        let location = planned.step.request.pathLocation
-        let segments: [StringTemplate.Segment]
-        switch template {
-        case .literal(let value):
-            return value.stringValue ?? ""
-        case .expression(let expression, _):
-            segments = [.expression(expression, offset: 0)]
-        case .string(let stringTemplate, _):
-            segments = stringTemplate.segments
-        default:
-            throw FlowError(.binding, "a request path must be a string", at: location)
-        }
-        var text = ""
-        var check = PathSegmentCheck()
-        for (position, segment) in segments.enumerated() {
-            switch segment {
-            case .literal(let literal):
-                text += literal
-                check.append(literal, bound: nil)
-            case .expression(let expression, _) where position == 0:
-                var base = try scope.value(of: expression).interpolationText
-                if let problem = RequestPath.checkBase(base) {
-                    throw FlowError(
-                        .binding,
-                        "the start of the path of step '\(planned.id)', {\(expression)}, is '\(base)': \(problem)",
-                        at: location)
-                }
-                while base.hasSuffix("/") { base.removeLast() }
-                text += base
-            case .expression(let expression, _):
-                let value = URLEncoding.percentEncodePathSegment(try scope.value(of: expression).interpolationText)
-                text += value
-                check.append(value, bound: expression)
+        if let error = lowered.pathError { throw error }
+        // A leading expression whose value is an absolute URL needs no server.
+        var start: String?
+        if let expression = lowered.start {
+            var base = try scope.value(of: expression).interpolationText
+            if let problem = RequestPath.checkBase(base) {
+                throw FlowError(
+                    .binding,
+                    "the start of the path of step '\(planned.id)', {\(expression)}, is '\(base)': \(problem)",
+                    at: planned.step.request.pathLocation)
             }
+            while base.hasSuffix("/") { base.removeLast() }
+            start = base
         }
-        check.finish()
-        if let (expression, segmentText) = check.refused {
-            let found = segmentText.isEmpty
-                ? "is empty, which leaves an empty path segment"
-                : "makes the path segment '\(segmentText)', a dot-segment that servers resolve away"
+        var url: String
+        switch lowered.base {
+        case .none:
+            url = ""
+        case _ where start.map(RequestPath.isAbsoluteURL) == true:
+            url = ""
+        case .fixed(let base):
+            url = base
+        case .server(let server):
+            url = try scope.evaluateText(server.url)
+            while url.hasSuffix("/") { url.removeLast() }
+            guard RequestPath.isAbsoluteURL(url) else {
+                throw FlowError(
+                    .binding, "server '\(server.name.value)' has URL '\(url)', which is not an absolute http(s) URL",
+                    at: server.name.location)
+            }
+        case .missing:
+            var path = start ?? ""
+            try appendPath(of: lowered, planned, to: &path, in: scope)
             throw FlowError(
-                .binding,
-                "the value of {\(expression)} in the path of step '\(planned.id)' \(found), so the request "
-                    + "could reach another resource; it was not sent",
-                at: location)
+                .binding, "step '\(planned.id)' has a relative path ('\(path)') and no server",
+                at: planned.step.request.pathLocation)
         }
-        return text
+        if let start { url += start }
+        try appendPath(of: lowered, planned, to: &url, in: scope)
+        return url
     }
 
-    /// Adds a query or form value: arrays become repeated parameters, `null` is left out.
-    private func appendQueryValue(_ value: JSONValue, named name: String, to pairs: inout [(String, String)])
-        throws(FlowError)
-    {
+    /// Appends the path after its leading expression, if any, to `url`.
+    private func appendPath(
+        of lowered: LoweredRequest, _ planned: PlannedStep, to url: inout String, in scope: RunScope
+    ) throws(FlowError) {
+        if let fixedPath = lowered.fixedPath {
+            url += fixedPath
+            return
+        }
+        for (index, segment) in lowered.segments.enumerated() {
+            if index > 0 { url.append("/") }
+            guard segment.isBound else {
+                for case .literal(let text) in segment.parts { url += text }
+                continue
+            }
+            let segmentStart = url.utf8.count
+            for part in segment.parts { url += try text(of: part, in: scope) }
+            let written = url.utf8.dropFirst(segmentStart)
+            if written.isEmpty || written.elementsEqual(".".utf8) || written.elementsEqual("..".utf8) {
+                let found = written.isEmpty
+                    ? "is empty, which leaves an empty path segment"
+                    : "makes the path segment '\(String(decoding: written, as: UTF8.self))', a dot-segment that servers "
+                        + "resolve away"
+                let expression = segment.parts.lazy.compactMap { part -> RuntimeExpression? in
+                    if case .bound(let expression) = part { expression } else { nil }
+                }.first!
+                throw FlowError(
+                    .binding,
+                    "the value of {\(expression)} in the path of step '\(planned.id)' \(found), so the request "
+                        + "could reach another resource; it was not sent",
+                    at: planned.step.request.pathLocation)
+            }
+        }
+        for part in lowered.tail { url += try text(of: part, in: scope) }
+    }
+
+    /// The text of one piece of a path: literal text as written, a bound value percent-encoded as a segment.
+    private func text(of part: LoweredRequest.PathPart, in scope: RunScope) throws(FlowError) -> String {
+        switch part {
+        case .literal(let text): text
+        case .bound(let expression): URLEncoding.percentEncodePathSegment(try scope.value(of: expression).interpolationText)
+        }
+    }
+
+    /// The values a query parameter or form field sends, as text: a list sends one per element, `null` none.
+    static func queryValues(of value: JSONValue, named name: String) throws(FlowError) -> [String] {
         switch value {
-        case .null: break
+        case .null: return []
         case .array(let elements):
+            var values: [String] = []
+            values.reserveCapacity(elements.count)
             for element in elements {
                 if element.isContainer {
                     throw FlowError(
@@ -156,11 +196,12 @@ struct RequestBuilder: Sendable {
                         "query parameter '\(name)' is bound to a list that holds \(element.typeName == "array" ? "a list" : "an object"), "
                             + "which has no query form; a query parameter takes a scalar or a list of scalars")
                 }
-                try appendQueryValue(element, named: name, to: &pairs)
+                if element != .null { values.append(element.interpolationText) }
             }
+            return values
         case .object:
             throw FlowError(.binding, "query parameter '\(name)' is bound to an object, which has no query form")
-        default: pairs.append((name, value.interpolationText))
+        default: return [value.interpolationText]
         }
     }
 

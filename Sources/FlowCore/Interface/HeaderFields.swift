@@ -42,6 +42,11 @@ public struct HeaderFields: Sendable, Hashable, Sequence, ExpressibleByDictionar
         fields.append(Field(name: name, value: value))
     }
 
+    /// Makes room for `count` fields, so adding up to that many allocates nothing.
+    mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Adds a field, keeping existing ones of the same name.
     public mutating func add(_ name: String, _ value: String) {
         fields.append(Field(name: name, value: value))
