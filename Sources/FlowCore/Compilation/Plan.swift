@@ -23,6 +23,8 @@ public struct Plan: Sendable {
         let secretVariables: Set<String>
         /// The position in `steps` of each step id, the first when ids repeat.
         let stepIndex: [String: Int]
+        /// The regular steps and their dependencies, which every run's schedule starts from.
+        let stepGraph: StepGraph
 
         init(
             workflow: Workflow, steps: [PlannedStep], types: [String: JSONSchema],
@@ -43,6 +45,7 @@ public struct Plan: Sendable {
                 of: workflow, secretInputs: secretInputs, secretEnvironment: secretEnvironment)
             self.stepIndex = Dictionary(
                 steps.indices.map { (steps[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+            self.stepGraph = StepGraph(steps.filter { !$0.step.onDemand }.map { ($0.id, $0.dependencies) })
         }
     }
 
@@ -61,6 +64,8 @@ public struct Plan: Sendable {
     /// The statically known type of each workflow output, by name; absent when unknown. Its `$ref`s name
     /// ``types``.
     package var outputTypes: [String: JSONSchema] { storage.outputTypes }
+    /// The regular steps and their dependencies, by position: what every run's schedule starts from.
+    var stepGraph: StepGraph { storage.stepGraph }
     /// The validator for the plan's types, shared by every run so compiled patterns are cached once.
     var validator: JSONSchemaValidator { storage.validator }
     /// The inputs whose values are secrets (`format: password`).

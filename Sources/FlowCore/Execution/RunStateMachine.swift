@@ -132,7 +132,7 @@ struct RunStateMachine {
             inputs: scope.inputs, environment: scope.environment, variables: RunVariables(scope.variables.snapshot),
             stepOutputs: [:], response: nil)
         self.limit = max(1, limit)
-        schedule = StepSchedule(plan.steps.filter { !$0.step.onDemand }.map { ($0.id, $0.dependencies) }, seed: seed)
+        schedule = StepSchedule(plan.stepGraph, seed: seed)
     }
 
     /// Whether the run has ended or is ending: a deadline that passes now changes nothing.

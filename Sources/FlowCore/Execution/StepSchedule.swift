@@ -17,52 +17,49 @@ struct StepSchedule {
         case done
     }
 
-    /// The ids of the regular steps, in plan order; a step is known by its position here.
-    let ids: [String]
-    private let position: [String: Int]
-    /// For each step, the positions of the steps it depends on, each once. A dependency that is not a
-    /// regular step (and so is never done here) keeps the step waiting for good.
-    private let dependencies: [[Int?]]
-    /// For each step, the positions of the steps that depend on it.
-    private let dependents: [[Int]]
+    /// What does not change during a run: the steps and how they depend on each other, shared by every run of
+    /// a plan (``Plan`` makes it once).
+    private let graph: StepGraph
     private(set) var states: [State]
     /// How many of each step's dependencies are not done.
     private var unmet: [Int]
     /// The waiting steps whose dependencies are all done, as a binary min-heap by ``rank``.
-    private var ready: [Int] = []
+    private var ready: [Int]
     /// The order in which ready steps start, lowest first, by position: the position itself (plan order),
     /// or a permutation drawn from a seed.
     private let rank: [Int]
+
+    /// The ids of the regular steps, in plan order; a step is known by its position here.
+    var ids: [String] { graph.ids }
 
     /// A schedule in which no step has started.
     /// - Parameters:
     ///   - steps: The regular steps in plan order, each with the ids of the steps it depends on.
     ///   - seed: When set, ready steps start in an order drawn from it rather than in plan order.
     init(_ steps: [(id: String, dependencies: [String])], seed: UInt64? = nil) {
-        let ids = steps.map(\.id)
-        self.ids = ids
-        var rank = Array(ids.indices)
-        if let seed {
-            var generator = SplitMix64(seed: seed)
-            rank.shuffle(using: &generator)
+        self.init(StepGraph(steps), seed: seed)
+    }
+
+    /// A schedule of `graph`'s steps in which no step has started.
+    /// - Parameters:
+    ///   - graph: The steps and their dependencies.
+    ///   - seed: When set, ready steps start in an order drawn from it rather than in plan order.
+    init(_ graph: StepGraph, seed: UInt64? = nil) {
+        self.graph = graph
+        states = Array(repeating: .waiting, count: graph.ids.count)
+        unmet = graph.initialUnmet
+        guard let seed else {
+            // In plan order the initial heap is the ready positions in ascending order, which is a heap already.
+            rank = graph.planOrder
+            ready = graph.initiallyReady
+            return
         }
+        var rank = graph.planOrder
+        var generator = SplitMix64(seed: seed)
+        rank.shuffle(using: &generator)
         self.rank = rank
-        let position = Dictionary(ids.indices.map { (ids[$0], $0) }, uniquingKeysWith: { first, _ in first })
-        self.position = position
-        var dependencies: [[Int?]] = []
-        var dependents = [[Int]](repeating: [], count: ids.count)
-        dependencies.reserveCapacity(ids.count)
-        for (index, step) in steps.enumerated() {
-            var seen: Set<String> = []
-            let resolved = step.dependencies.filter { seen.insert($0).inserted }.map { position[$0] }
-            for case let dependency? in resolved { dependents[dependency].append(index) }
-            dependencies.append(resolved)
-        }
-        self.dependencies = dependencies
-        self.dependents = dependents
-        states = Array(repeating: .waiting, count: ids.count)
-        unmet = dependencies.map(\.count)
-        for index in ids.indices where unmet[index] == 0 { push(index) }
+        ready = []
+        for index in graph.initiallyReady { push(index) }
     }
 
     /// How many waiting steps could start now.
@@ -81,16 +78,16 @@ struct StepSchedule {
 
     /// Whether step `id` is running.
     func isRunning(_ id: String) -> Bool {
-        position[id].map { states[$0] == .running } ?? false
+        graph.position[id].map { states[$0] == .running } ?? false
     }
 
     /// Marks step `id` as done, which may make the steps that depend on it ready.
     ///
     /// Marking a step that is already done again changes nothing; an id that is not a regular step is ignored.
     mutating func finish(_ id: String) {
-        guard let index = position[id], states[index] != .done else { return }
+        guard let index = graph.position[id], states[index] != .done else { return }
         states[index] = .done
-        for dependent in dependents[index] {
+        for dependent in graph.dependents[index] {
             unmet[dependent] -= 1
             if unmet[dependent] == 0 && states[dependent] == .waiting { push(dependent) }
         }
@@ -100,11 +97,11 @@ struct StepSchedule {
     /// what every waiting step still needs.
     mutating func reopen(_ reopened: [String]) {
         for id in reopened {
-            if let index = position[id], states[index] != .running { states[index] = .waiting }
+            if let index = graph.position[id], states[index] != .running { states[index] = .waiting }
         }
         ready.removeAll(keepingCapacity: true)
         for index in ids.indices {
-            unmet[index] = dependencies[index].count { dependency in
+            unmet[index] = graph.dependencies[index].count { dependency in
                 guard let dependency else { return true }
                 return states[dependency] != .done
             }
@@ -114,12 +111,12 @@ struct StepSchedule {
 
     /// A step and every regular step that depends on it, directly or not, in the order they are reached.
     func downstream(of id: String) -> [String] {
-        guard let start = position[id] else { return [id] }
+        guard let start = graph.position[id] else { return [id] }
         var result = [start]
         var seen: Set<Int> = [start]
         var next = 0
         while next < result.count {
-            for dependent in dependents[result[next]] where seen.insert(dependent).inserted {
+            for dependent in graph.dependents[result[next]] where seen.insert(dependent).inserted {
                 result.append(dependent)
             }
             next += 1
@@ -178,5 +175,46 @@ struct StepSchedule {
             }
         }
         return first
+    }
+}
+
+/// The regular steps of a plan and how they depend on each other, by position: what every ``StepSchedule`` of
+/// the plan starts from, worked out once when the plan is made.
+final class StepGraph: Sendable {
+    /// The ids of the regular steps, in plan order; a step is known by its position here.
+    let ids: [String]
+    let position: [String: Int]
+    /// For each step, the positions of the steps it depends on, each once. A dependency that is not a
+    /// regular step (and so is never done here) keeps the step waiting for good.
+    let dependencies: [[Int?]]
+    /// For each step, the positions of the steps that depend on it.
+    let dependents: [[Int]]
+    /// How many dependencies each step has.
+    let initialUnmet: [Int]
+    /// The positions of the steps that depend on nothing, ascending.
+    let initiallyReady: [Int]
+    /// Every position, ascending: the rank of each step in plan order.
+    let planOrder: [Int]
+
+    /// The graph of `steps`, in plan order, each with the ids of the steps it depends on.
+    init(_ steps: [(id: String, dependencies: [String])]) {
+        let ids = steps.map(\.id)
+        self.ids = ids
+        let position = Dictionary(ids.indices.map { (ids[$0], $0) }, uniquingKeysWith: { first, _ in first })
+        self.position = position
+        var dependencies: [[Int?]] = []
+        var dependents = [[Int]](repeating: [], count: ids.count)
+        dependencies.reserveCapacity(ids.count)
+        for (index, step) in steps.enumerated() {
+            var seen: Set<String> = []
+            let resolved = step.dependencies.filter { seen.insert($0).inserted }.map { position[$0] }
+            for case let dependency? in resolved { dependents[dependency].append(index) }
+            dependencies.append(resolved)
+        }
+        self.dependencies = dependencies
+        self.dependents = dependents
+        initialUnmet = dependencies.map(\.count)
+        initiallyReady = ids.indices.filter { dependencies[$0].isEmpty }
+        planOrder = Array(ids.indices)
     }
 }
