@@ -3,9 +3,10 @@ import Testing
 
 /// Run ids and `Idempotency-Key`s: version-4 UUIDs in lower-case hex, the same for the same seed.
 struct RandomUUIDTests {
-    @Test func aUUIDHasTheVersion4LayoutAndVariant() {
+    @Test(arguments: [false, true])
+    func aUUIDHasTheVersion4LayoutAndVariant(runID: Bool) {
         for _ in 0..<200 {
-            let uuid = Array(RandomUUID.make().utf8)
+            let uuid = Array((runID ? RandomUUID.makeRunID() : RandomUUID.make()).utf8)
             #expect(uuid.count == 36)
             #expect([8, 13, 18, 23].allSatisfy { uuid[$0] == UInt8(ascii: "-") })
             #expect(uuid[14] == UInt8(ascii: "4"))
@@ -23,5 +24,13 @@ struct RandomUUIDTests {
         #expect(uuid == RandomUUID.make(using: &second))
         #expect(uuid != RandomUUID.make(using: &other))
         #expect(Set((0..<1000).map { _ in RandomUUID.make() }).count == 1000)
+    }
+
+    @Test func runIDsDifferBetweenRunsOfOneEngine() async throws {
+        let engine = engine(ScriptedDispatcher { _, _ in json(200, "{}") })
+        let compiled = try plan(apiServerByDefault + "steps:\n  - { id: a, request: { method: GET, path: /a } }\n")
+        var ids: Set<String> = []
+        for _ in 0..<100 { ids.insert(await engine.run(compiled, inputs: [:], environment: [:]).runID) }
+        #expect(ids.count == 100)
     }
 }

@@ -121,7 +121,7 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     ) async -> RunReport {
         let tracer = RunTracer(self.tracer ?? InstrumentationSystem.tracer)
         let start = engineClock.now
-        let runID = RandomUUID.make()
+        let runID = RandomUUID.makeRunID()
         var settings = EngineSettings(self)
         settings.logger[metadataKey: "run"] = "\(runID)"
         settings.runID = runID

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Random UUIDs (version 4, RFC 9562), lower-case: `Idempotency-Key` header values and run ids.
 enum RandomUUID {
     /// A UUID from the system's random source.
@@ -5,6 +7,15 @@ enum RandomUUID {
         var generator = SystemRandomNumberGenerator()
         return make(using: &generator)
     }
+
+    /// A UUID for a run id: drawn from a generator the process seeds once from the system's random source, so
+    /// that a run costs no system call for its id. Run ids must differ, not be unpredictable: they are in every
+    /// log line and report.
+    static func makeRunID() -> String {
+        runIDs.withLock { generator in make(using: &generator) }
+    }
+
+    private static let runIDs = Mutex(SplitMix64(seed: UInt64.random(in: .min ... .max)))
 
     /// A UUID drawn from `generator`: the same seed gives the same UUID, so a run replayed from its events
     /// sends the `Idempotency-Key` it sent before.

@@ -147,10 +147,10 @@ struct RunExecution: Sendable {
             Self.take(
                 .started(runID: engine.runID, vars: scope.variables.snapshot),
                 machine: &machine, journal: journal, actions: &actions)
-            // One draw from the system per run, not per step: the seeds only need to differ between runs and
-            // steps, and each is recorded in its start event. Only a step that sends an `Idempotency-Key` draws
-            // one: nothing else of a step depends on a random value the run must replay.
-            var generator = SplitMix64(seed: UInt64.random(in: .min ... .max))
+            // At most one draw from the system per run, not per step, and none for a run whose steps send no
+            // `Idempotency-Key`: the seeds only need to differ between runs and steps, and each is recorded in its
+            // start event. Nothing else of a step depends on a random value the run must replay.
+            var generator = LazySeededGenerator()
             var starts: [Start] = []
             var running = 0
             var draining = false

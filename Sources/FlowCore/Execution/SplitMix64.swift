@@ -15,3 +15,14 @@ package struct SplitMix64: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 }
+
+/// A ``SplitMix64`` seeded from the system's random source at its first draw, so a run that draws nothing makes
+/// no system call.
+struct LazySeededGenerator: RandomNumberGenerator {
+    private var generator: SplitMix64?
+
+    mutating func next() -> UInt64 {
+        if generator == nil { generator = SplitMix64(seed: UInt64.random(in: .min ... .max)) }
+        return generator!.next()
+    }
+}
