@@ -122,8 +122,7 @@ struct InterceptorRegistryTests {
         let factory = try #require(InterceptorRegistry().factory(for: declaration))
         let redactor = SecretRedactor()
         let scope = RunScope(
-            inputs: ["token": "built-in-token"], environment: [:], variables: RunVariables([:]), stepOutputs: [:],
-            response: nil)
+            inputs: ["token": "built-in-token"], environment: [:], variables: RunVariables([:]), response: nil)
         let setup = InterceptorSetup(
             declaration: declaration, stepID: "one", arguments: [:], scope: scope, redactor: redactor,
             engine: BuiltInInterceptorSupport(

@@ -59,7 +59,7 @@ struct RunEventReplayTests {
     static func replay(_ events: [RunEvent], of plan: Plan, from snapshot: RunStateMachine.Snapshot? = nil)
         -> (RunStateMachine, [StepReport])
     {
-        let scope = RunScope(inputs: [:], environment: [:], variables: RunVariables([:]), stepOutputs: [:], response: nil)
+        let scope = RunScope(inputs: [:], environment: [:], variables: RunVariables([:]), response: nil)
         var machine = snapshot.map { RunStateMachine(plan: plan, scope: scope, limit: 8, seed: nil, resuming: $0) }
             ?? RunStateMachine(plan: plan, scope: scope, limit: 8, seed: nil)
         var reports: [StepReport] = []

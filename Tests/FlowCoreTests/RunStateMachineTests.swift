@@ -21,7 +21,7 @@ struct RunStateMachineTests {
         """
 
     func machine(_ yaml: String, limit: Int = 8) throws -> RunStateMachine {
-        let scope = RunScope(inputs: [:], environment: [:], variables: RunVariables([:]), stepOutputs: [:], response: nil)
+        let scope = RunScope(inputs: [:], environment: [:], variables: RunVariables([:]), response: nil)
         return RunStateMachine(plan: try plan(yaml), scope: scope, limit: limit, seed: nil)
     }
 
@@ -47,8 +47,9 @@ struct RunStateMachineTests {
         actions.map { action in
             switch action {
             case .startStep(let planned, let outputs):
-                outputs.isEmpty
-                    ? "start \(planned.id)" : "start \(planned.id) after \(outputs.keys.sorted().joined(separator: ","))"
+                outputs.named.isEmpty
+                    ? "start \(planned.id)"
+                    : "start \(planned.id) after \(outputs.named.keys.sorted().joined(separator: ","))"
             case .startSwitchCase(let planned, let choice, _): "start \(planned.id) as \(choice.step) (\(choice.key))"
             case .record(let report): "record \(report.id) \(report.status.rawValue)"
             case .caught(let id, let action, let code): "caught \(id) by \(action) (\(code.name))"
@@ -287,7 +288,7 @@ struct RunStateMachineTests {
         _ = run.stepFinished(succeeded("a", ["x": 7]), runCancelled: false)
         _ = run.stepFinished(failed("b"), runCancelled: false)
         #expect(run.succeeded.map(\.id) == ["a"])
-        #expect(run.succeeded.first?.outputs == ["a": ["x": 7]])
+        #expect(run.succeeded.first?.outputs.named == ["a": ["x": 7]])
     }
 }
 

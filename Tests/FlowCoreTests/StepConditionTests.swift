@@ -119,7 +119,7 @@ struct StepConditionTests {
     @Test func theMachineSkipsTheStepAndStartsWhatFollows() throws {
         let plan = try plan(Self.workflow())
         let scope = RunScope(
-            inputs: ["notify": false], environment: [:], variables: RunVariables([:]), stepOutputs: [:], response: nil)
+            inputs: ["notify": false], environment: [:], variables: RunVariables([:]), response: nil)
         var machine = RunStateMachine(plan: plan, scope: scope, limit: 4, seed: nil)
         _ = machine.start()
         let report = StepReport(id: "user", status: .succeeded, attempts: [], startedAfter: .zero, duration: .zero,
@@ -128,7 +128,7 @@ struct StepConditionTests {
         let words = actions.map { action -> String in
             switch action {
             case .record(let report): "record \(report.id) \(report.status.rawValue)"
-            case .startStep(let planned, let outputs): "start \(planned.id) after \(outputs.keys.sorted())"
+            case .startStep(let planned, let outputs): "start \(planned.id) after \(outputs.named.keys.sorted())"
             default: "other"
             }
         }

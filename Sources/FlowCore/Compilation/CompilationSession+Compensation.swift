@@ -35,7 +35,7 @@ extension CompilationSession {
                 undo.onDemand = true
                 compensations[step.id.value] = PlannedStep(
                     step: undo, dependencies: [], server: parent.server, interceptors: parent.interceptors,
-                    policy: parent.policy, dispatcher: parent.dispatcher, outputTypes: [:])
+                    policy: parent.policy, dispatcher: parent.dispatcher, outputTypes: [:], outputNames: [])
                 reads = compensationReads[step.id.value] ?? []
             }
             let allowed = upstream(of: step.id.value)

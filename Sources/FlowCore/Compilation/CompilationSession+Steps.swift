@@ -133,7 +133,7 @@ extension CompilationSession {
         let outputs = outputTypes(of: step.id.value).compactMapValues { $0 }
         return PlannedStep(
             step: step, dependencies: [], server: server, interceptors: interceptors, policy: policy,
-            dispatcher: dispatcher, outputTypes: outputs)
+            dispatcher: dispatcher, outputTypes: outputs, outputNames: outputNames(of: step))
     }
 
     /// Checks the steps `after:` names and orders `step` after them.

@@ -87,7 +87,7 @@ extension CompilationSession {
         let outputs = outputTypes(of: step.id.value).compactMapValues { $0 }
         return PlannedStep(
             step: step, dependencies: [], server: nil, interceptors: [], policy: nil, dispatcher: "",
-            outputTypes: outputs, subWorkflow: callee)
+            outputTypes: outputs, outputNames: outputNames(of: step), subWorkflow: callee)
     }
 
     /// Reports a bound input whose value cannot have the type the called workflow declares: a literal that

@@ -26,14 +26,23 @@ public struct Plan: Sendable {
         /// The regular steps and their dependencies, which every run's schedule starts from.
         let stepGraph: StepGraph
 
+        /// The steps' outputs by position, which a run's ``OutputTable`` and the plan's resolved expressions use.
+        let outputLayout: OutputLayout
+
         init(
             workflow: Workflow, steps: [PlannedStep], types: [String: JSONSchema],
             compensations: [String: PlannedStep], outputTypes: [String: JSONSchema], warnings: [Diagnostic]
         ) {
+            // Lowering: every step output an expression reads is resolved to the slot the run keeps it in.
+            let outputLayout = OutputLayout(steps.map { ($0.id, $0.outputNames) })
+            let resolver = SlotResolver(layout: outputLayout)
+            var workflow = workflow
+            resolver.resolve(&workflow)
+            self.outputLayout = outputLayout
             self.workflow = workflow
-            self.steps = steps
+            self.steps = steps.map { $0.resolvingSlots(with: resolver) }
             self.types = types
-            self.compensations = compensations
+            self.compensations = compensations.mapValues { $0.resolvingSlots(with: resolver) }
             self.outputTypes = outputTypes
             self.warnings = warnings
             self.validator = JSONSchemaValidator(types: types, formats: workflow.validation.formats)
@@ -45,7 +54,7 @@ public struct Plan: Sendable {
                 of: workflow, secretInputs: secretInputs, secretEnvironment: secretEnvironment)
             self.stepIndex = Dictionary(
                 steps.indices.map { (steps[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
-            self.stepGraph = StepGraph(steps.filter { !$0.step.onDemand }.map { ($0.id, $0.dependencies) })
+            self.stepGraph = StepGraph(self.steps.filter { !$0.step.onDemand }.map { ($0.id, $0.dependencies) })
         }
     }
 
@@ -64,6 +73,8 @@ public struct Plan: Sendable {
     /// The statically known type of each workflow output, by name; absent when unknown. Its `$ref`s name
     /// ``types``.
     package var outputTypes: [String: JSONSchema] { storage.outputTypes }
+    /// The steps' outputs by position: what a run's ``OutputTable`` is laid out by.
+    var outputLayout: OutputLayout { storage.outputLayout }
     /// The regular steps and their dependencies, by position: what every run's schedule starts from.
     var stepGraph: StepGraph { storage.stepGraph }
     /// The validator for the plan's types, shared by every run so compiled patterns are cached once.
@@ -108,13 +119,16 @@ package struct PlannedStep: Sendable {
         let policy: Policy?
         let dispatcher: String
         let outputTypes: [String: JSONSchema]
+        let outputNames: [String]
         let subWorkflow: Plan?
         let loweredRequest: LoweredRequest
 
         init(
             step: Step, dependencies: [String], server: Server?, interceptors: [InterceptorDeclaration],
-            policy: Policy?, dispatcher: String, outputTypes: [String: JSONSchema], subWorkflow: Plan?
+            policy: Policy?, dispatcher: String, outputTypes: [String: JSONSchema], outputNames: [String],
+            subWorkflow: Plan?
         ) {
+            self.outputNames = outputNames
             self.subWorkflow = subWorkflow
             self.step = step
             self.dependencies = dependencies
@@ -131,11 +145,23 @@ package struct PlannedStep: Sendable {
 
     init(
         step: Step, dependencies: [String], server: Server?, interceptors: [InterceptorDeclaration],
-        policy: Policy?, dispatcher: String, outputTypes: [String: JSONSchema], subWorkflow: Plan? = nil
+        policy: Policy?, dispatcher: String, outputTypes: [String: JSONSchema], outputNames: [String],
+        subWorkflow: Plan? = nil
     ) {
         storage = Storage(
             step: step, dependencies: dependencies, server: server, interceptors: interceptors, policy: policy,
-            dispatcher: dispatcher, outputTypes: outputTypes, subWorkflow: subWorkflow)
+            dispatcher: dispatcher, outputTypes: outputTypes, outputNames: outputNames, subWorkflow: subWorkflow)
+    }
+
+    /// The step with every step output its expressions read resolved to its slot by `resolver`.
+    func resolvingSlots(with resolver: SlotResolver) -> PlannedStep {
+        var step = step
+        resolver.resolve(&step)
+        var policy = policy
+        if policy != nil { resolver.resolve(&policy!) }
+        return PlannedStep(
+            step: step, dependencies: dependencies, server: server, interceptors: interceptors, policy: policy,
+            dispatcher: dispatcher, outputTypes: outputTypes, outputNames: outputNames, subWorkflow: subWorkflow)
     }
 
     /// The step as declared.
@@ -146,7 +172,7 @@ package struct PlannedStep: Sendable {
         set {
             storage = Storage(
                 step: step, dependencies: newValue, server: server, interceptors: interceptors, policy: policy,
-                dispatcher: dispatcher, outputTypes: outputTypes, subWorkflow: subWorkflow)
+                dispatcher: dispatcher, outputTypes: outputTypes, outputNames: outputNames, subWorkflow: subWorkflow)
         }
     }
     /// The server the request goes to; `nil` when the path is an absolute URL.
@@ -161,6 +187,8 @@ package struct PlannedStep: Sendable {
     package var outputTypes: [String: JSONSchema] { storage.outputTypes }
     /// The step's request lowered for sending: what does not depend on the run, worked out once.
     var loweredRequest: LoweredRequest { storage.loweredRequest }
+    /// The names of the step's outputs, in its order: where each is kept in a run's ``OutputTable``.
+    var outputNames: [String] { storage.outputNames }
     /// For a `workflow:` step: the plan of the workflow it calls.
     package var subWorkflow: Plan? { storage.subWorkflow }
 

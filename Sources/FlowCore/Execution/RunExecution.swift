@@ -71,7 +71,7 @@ struct RunExecution: Sendable {
 
         let secretVariables = plan.secretVariables
         var scope = RunScope(
-            inputs: inputs, environment: environment, variables: RunVariables([:]), stepOutputs: [:], response: nil)
+            inputs: inputs, environment: environment, variables: RunVariables([:]), response: nil)
         for binding in plan.workflow.vars {
             do {
                 let value = try scope.evaluate(binding.value)
@@ -121,10 +121,10 @@ struct RunExecution: Sendable {
     }
 
     /// The outputs of the steps that completed (or were given fallback outputs), once the steps have run.
-    private var completedOutputs: [String: [String: JSONValue]] = [:]
+    private var completedOutputs = OutputTable()
     /// The steps with a compensation that succeeded, with the outputs known when each did, once the steps have
     /// run (see ``RunStateMachine/succeeded``).
-    private var succeeded: [(id: String, outputs: [String: [String: JSONValue]])] = []
+    private var succeeded: [(id: String, outputs: OutputTable)] = []
 
     /// Runs the regular steps as their dependencies complete, at most `maxConcurrentSteps` at a time: the driver
     /// of a ``RunStateMachine``, which decides; this only runs steps and handlers, awaits them and the deadline,
@@ -288,7 +288,7 @@ struct RunExecution: Sendable {
     private struct Start {
         var step: PlannedStep
         var choice: Switch.Choice?
-        var outputs: [String: [String: JSONValue]]
+        var outputs: OutputTable
         /// The seed the driver drew for this start (``RunEvent/stepStarted(id:seed:)``), for a step that sends an
         /// `Idempotency-Key`.
         var seed: UInt64?

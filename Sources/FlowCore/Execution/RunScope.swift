@@ -19,7 +19,8 @@ struct RunScope: Sendable {
     }
 
     private let shared: Shared
-    var stepOutputs: [String: [String: JSONValue]]
+    /// The outputs of the steps that completed before this scope's step started.
+    var stepOutputs: OutputTable
     var response: DecodedResponse?
     /// The current item of a `forEach` step, what `$item` reads; `nil` outside one.
     var item: JSONValue?
@@ -36,7 +37,7 @@ struct RunScope: Sendable {
 
     init(
         inputs: [String: JSONValue], environment: [String: String], variables: RunVariables,
-        stepOutputs: [String: [String: JSONValue]], response: DecodedResponse?
+        stepOutputs: OutputTable = OutputTable(), response: DecodedResponse?
     ) {
         self.shared = Shared(inputs: inputs, environment: environment, variables: variables)
         self.stepOutputs = stepOutputs
@@ -64,10 +65,18 @@ struct RunScope: Sendable {
             }
             base = .string(value)
         case .stepOutput(let step, let output):
-            guard let outputs = stepOutputs[step] else {
+            // Resolved to a slot when the plan was lowered; an expression made at run time is looked up by name.
+            let found: JSONValue??
+            if let slot = expression.slot {
+                assert(stepOutputs.layout.stepIDs[slot.step] == step, "'\(expression)' resolved in another plan")
+                found = stepOutputs[slot]
+            } else {
+                found = stepOutputs.value(step: step, output: output)
+            }
+            guard let outputs = found else {
                 throw FlowError(.binding, "'\(expression)' reads step '\(step)', which has not produced outputs")
             }
-            guard let value = outputs[output] else {
+            guard let value = outputs else {
                 throw FlowError(.binding, "'\(expression)' reads output '\(output)', which step '\(step)' did not produce")
             }
             base = value

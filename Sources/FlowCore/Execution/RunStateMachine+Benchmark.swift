@@ -3,7 +3,7 @@ extension Plan {
     /// no outputs: the transitions alone, no dispatcher, no clock, for `flowrun-benchmarks control`.
     /// - Returns: The number of events the machines took.
     package func driveStateMachine(rounds: Int) -> Int {
-        let scope = RunScope(inputs: [:], environment: [:], variables: RunVariables([:]), stepOutputs: [:], response: nil)
+        let scope = RunScope(inputs: [:], environment: [:], variables: RunVariables([:]), response: nil)
         var events = 0
         for _ in 0..<rounds {
             var machine = RunStateMachine(plan: self, scope: scope, limit: 8, seed: nil)

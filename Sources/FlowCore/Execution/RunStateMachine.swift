@@ -26,18 +26,18 @@ struct RunStateMachine {
     enum Action {
         /// Start the step; its scope's step outputs are `outputs`. The driver reports its result with
         /// ``stepFinished(_:runCancelled:into:)``.
-        case startStep(PlannedStep, outputs: [String: [String: JSONValue]])
+        case startStep(PlannedStep, outputs: OutputTable)
         /// Start switch step `PlannedStep` by running the case step `choice` names in its place; its scope's step
         /// outputs are `outputs`. The driver reports the result, as the switch step's, with
         /// ``stepFinished(_:runCancelled:into:)``.
-        case startSwitchCase(PlannedStep, choice: Switch.Choice, outputs: [String: [String: JSONValue]])
+        case startSwitchCase(PlannedStep, choice: Switch.Choice, outputs: OutputTable)
         /// Add `report` to the run's reports, in this order.
         case record(StepReport)
         /// A `catch` or `on-error` rule handled step `stepID`'s failure of kind `error` with `action`.
         case caught(stepID: String, action: String, error: FlowError.Code)
         /// Run the on-demand step `id` now, before any other event, in the run's scope with these step outputs
         /// and the failed `response` it handles, and report its result with ``handlerFinished(_:into:)``.
-        indirect case runHandler(id: String, outputs: [String: [String: JSONValue]], response: DecodedResponse?)
+        indirect case runHandler(id: String, outputs: OutputTable, response: DecodedResponse?)
         /// Cancel the running steps and deliver each one's result with ``stepFinished(_:runCancelled:into:)``, then
         /// call ``drained(into:)``.
         case cancelRunningSteps
@@ -77,10 +77,10 @@ struct RunStateMachine {
     private(set) var seeds: [String: UInt64] = [:]
 
     /// The outputs of the steps that completed (or were given fallback outputs).
-    private(set) var completedOutputs: [String: [String: JSONValue]] = [:]
+    private(set) var completedOutputs: OutputTable
     /// The steps with a compensation that succeeded, in the order they finished, each with the outputs known
     /// when it did: what compensation undoes, in reverse. A step that `goto` ran again appears once per run.
-    private(set) var succeeded: [(id: String, outputs: [String: [String: JSONValue]])] = []
+    private(set) var succeeded: [(id: String, outputs: OutputTable)] = []
 
     /// The whole state of a run, as a value that encodes: with the same plan, inputs and environment,
     /// ``init(plan:scope:limit:seed:resuming:)`` brings a new machine to it, and the events after it then take the
@@ -106,7 +106,8 @@ struct RunStateMachine {
     var snapshot: Snapshot {
         Snapshot(
             state: state, schedule: schedule.progress, running: running, visits: visits, seeds: seeds,
-            completedOutputs: completedOutputs, succeeded: succeeded.map { Snapshot.Succeeded(id: $0.id, outputs: $0.outputs) },
+            completedOutputs: completedOutputs.named,
+            succeeded: succeeded.map { Snapshot.Succeeded(id: $0.id, outputs: $0.outputs.named) },
             vars: scope.variables.snapshot)
     }
 
@@ -119,8 +120,8 @@ struct RunStateMachine {
         running = snapshot.running
         visits = snapshot.visits
         seeds = snapshot.seeds
-        completedOutputs = snapshot.completedOutputs
-        succeeded = snapshot.succeeded.map { ($0.id, $0.outputs) }
+        completedOutputs = OutputTable(layout: plan.outputLayout, named: snapshot.completedOutputs)
+        succeeded = snapshot.succeeded.map { ($0.id, OutputTable(layout: plan.outputLayout, named: $0.outputs)) }
         self.scope.variables.replace(with: snapshot.vars)
     }
 
@@ -130,7 +131,8 @@ struct RunStateMachine {
         self.plan = plan
         self.scope = RunScope(
             inputs: scope.inputs, environment: scope.environment, variables: RunVariables(scope.variables.snapshot),
-            stepOutputs: [:], response: nil)
+            response: nil)
+        completedOutputs = OutputTable(layout: plan.outputLayout)
         self.limit = max(1, limit)
         schedule = StepSchedule(plan.stepGraph, seed: seed)
     }
@@ -225,9 +227,10 @@ struct RunStateMachine {
         switch rule.action {
         case .fallback(let bindings):
             do throws(FlowError) {
-                completedOutputs[report.id] = try evaluate(bindings, in: failureScope)
+                let outputs = try evaluate(bindings, in: failureScope)
+                completedOutputs[report.id] = outputs
                 schedule.finish(report.id)
-                report.outputs = completedOutputs[report.id]!
+                report.outputs = outputs
                 actions.append(.record(report))
             } catch {
                 actions.append(.record(report))
@@ -380,8 +383,9 @@ struct RunStateMachine {
         _ step: Step, because reason: String, in scope: RunScope, into actions: inout [Action]
     ) -> Bool {
         let id = step.id.value
+        let outputs: [String: JSONValue]
         do throws(FlowError) {
-            completedOutputs[id] = try evaluate(step.otherwise, in: scope)
+            outputs = try evaluate(step.otherwise, in: scope)
         } catch {
             var error = error
             error.stepID = id
@@ -392,9 +396,10 @@ struct RunStateMachine {
             end(error, into: &actions)
             return false
         }
+        completedOutputs[id] = outputs
         schedule.finish(id)
         var report = StepReport.skipped(id)
-        report.outputs = completedOutputs[id] ?? [:]
+        report.outputs = outputs
         report.skipReason = reason
         actions.append(.record(report))
         return true

@@ -75,6 +75,20 @@ package struct RuntimeExpression: Hashable, Sendable, CustomStringConvertible {
     package var pointer: JSONPointer?
     /// Offsets, in Unicode scalars from the `$`, of the parts a diagnostic may point at.
     package var spans: Spans
+    /// For a step output in a plan: where the run keeps its value, which the plan's lowering resolves once, so
+    /// that evaluating the expression indexes instead of looking the step and output up by name. Not part of
+    /// the expression's identity: an expression equals its unresolved text.
+    var slot: OutputSlot?
+
+    package static func == (lhs: RuntimeExpression, rhs: RuntimeExpression) -> Bool {
+        lhs.source == rhs.source && lhs.pointer == rhs.pointer && lhs.spans == rhs.spans
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(source)
+        hasher.combine(pointer)
+        hasher.combine(spans)
+    }
 
     /// Creates an expression, computing its spans from its canonical text.
     ///
