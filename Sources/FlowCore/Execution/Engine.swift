@@ -57,11 +57,13 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     ///
     /// Span attributes come from the run's redacted reports: no secret reaches a span.
     public var tracer: (any Tracer)?
-    /// Draws the random part of a retry delay: a number from zero to `upperBound` seconds.
+    /// Draws the random part of a retry delay: a number from zero to `upperBound`.
     ///
-    /// Retry rules with `jitter: full` or `equal` call it; by default it draws uniformly.
-    /// Tests replace it to make delays exact: `{ $0 }` gives every jittered delay its
-    /// maximum, which is the computed backoff.
+    /// After a failed attempt of a step with a `jitter: full` or `equal` retry rule, the
+    /// engine calls it with an upper bound of 1 and scales the draw by the delay it
+    /// jitters, so the draw is a value the step's retry decisions can be replayed from.
+    /// By default it draws uniformly. Tests replace it to make delays exact: `{ $0 }`
+    /// gives every jittered delay its maximum, which is the computed backoff.
     public var jitter: @Sendable (_ upperBound: Double) -> Double
     /// When set, steps that are ready at the same time start in an order drawn from this seed instead of plan
     /// order. `flowrun test --shuffle` sets it, so a race between steps that nothing orders (an interceptor

@@ -70,8 +70,8 @@ struct StepRunner: Sendable {
         // left of it, and in retry delays, which are never started when they would end after it.
         let deadline = planned.policy?.timeout?.total.map { started.advanced(by: $0.value) }
         let outcome = await attempts(
-            planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, deadline: deadline, log: &log,
-            stepSpan: span)
+            planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, started: started,
+            deadline: deadline, log: &log, stepSpan: span)
         report.attempts = log.attempts
         let failedResponse = log.failedResponse
         report.duration = started.duration(to: clock.now)
@@ -93,105 +93,60 @@ struct StepRunner: Sendable {
         }
     }
 
-    /// The attempt loop: try, and on failure ask the retry rules whether and when to try again.
+    /// The attempt loop: the driver of the step's ``AttemptStateMachine``, which decides whether and when to try
+    /// again; this runs the attempts, sleeps, and keeps the reports, logs and spans.
     ///
     /// Each attempt runs in an `HTTP <METHOD>` client span; the delay before a retry is outside
     /// it, recorded as a `flowrun.retry` event of the step's span.
     private func attempts(
-        _ planned: PlannedStep, scope: RunScope, asRefresh: Bool, idempotencyKey: String?,
+        _ planned: PlannedStep, scope: RunScope, asRefresh: Bool, idempotencyKey: String?, started: EngineClock.Instant,
         deadline: EngineClock.Instant?, log: inout AttemptLog, stepSpan: (any Span)?
     ) async -> Result<[String: JSONValue], FlowError> {
-        var tracker = RetryTracker(rules: planned.policy?.retry ?? [])
-        var number = 0
-        let method = planned.step.request.method.value
+        let rules = planned.policy?.retry ?? []
+        var machine = AttemptStateMachine(policy: planned.policy, idempotent: planned.step.idempotent)
+        // Decided once per step, so that a failure reads only what some rule can use.
+        let jitters = rules.contains { $0.jitter != .none }
+        let readsRetryAfter = rules.contains { $0.retryAfter.honor }
+        var outputs: [String: JSONValue] = [:]
+        // The failed attempt the machine is deciding about: its report goes into the log with the decision.
+        var failed: (report: AttemptReport, error: FlowError)?
+        var action = machine.apply(.started)
         while true {
-            number += 1
-            let current = number
-            let traced = await tracer.withSpan("HTTP \(method)", ofKind: .client) { span in
-                let attemptStart = clock.now
-                var report = AttemptReport(
-                    number: current, method: method, url: "", status: nil,
-                    startedAfter: runStart.duration(to: attemptStart), duration: .zero)
-                report.item = scope.position.item
-                report.iteration = scope.position.iteration
-                var outcome = await attempt(
+            switch action {
+            case .startAttempt(let current):
+                let (outcome, attemptReport) = await tracedAttempt(
                     planned, number: current, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey,
                     deadline: deadline)
-                report.duration = attemptStart.duration(to: clock.now)
-                // The URL that went out, with the query parameters that interceptors added (redacted); the path
-                // as written when the request could not be built, so a report never shows a bare "GET ".
-                report.url = (outcome.sent ?? outcome.request).map { redactor.redact(url: $0.url) }
-                    ?? Self.writtenPath(of: planned)
-                report.status = outcome.response?.status
-                report.redirects = (outcome.response?.redirects ?? []).map {
-                    StepResponse.Redirect(status: $0.status, url: redactor.redact(url: $0.url))
-                }
-                report.refresh = outcome.refresh
-                if case .failure(var error) = outcome.result {
-                    error.stepID = planned.id
-                    error.attempt = current
-                    error.request = error.request ?? report.method + " " + report.url
-                    error = redactor.redact(error)
-                    report.error = error
-                    outcome.result = .failure(error)
-                }
-                if let span { RunTracer.annotate(attempt: span, report: report) }
-                return (outcome, report)
-            }
-            let outcome = traced.0
-            var attemptReport = traced.1
-            logger.log(
-                level: attemptReport.error == nil ? .trace : .debug, "attempt finished",
-                metadata: [
-                    "step": "\(planned.id)", "attempt": "\(current)", "url": "\(attemptReport.url)",
-                    "status": "\(attemptReport.status.map(String.init) ?? "none")",
-                    "error": "\(attemptReport.error.map(\.code.name) ?? "none")",
-                ])
-            switch outcome.result {
-            case .success(let outputs):
-                log.append(attemptReport)
-                log.response = outcome.decoded
-                log.requestURL = outcome.request?.url
-                log.loopGoesOn = outcome.loopGoesOn
-                return .success(outputs)
-            case .failure(let error):
-                log.failedResponse = outcome.decoded
-                // Nothing is left to retry in: the run was cancelled or the step's total time is up.
-                if error.code == .cancelled || error.code == .totalTimeout || Task.isCancelled {
+                switch outcome.result {
+                case .success(let bound):
                     log.append(attemptReport)
-                    return .failure(error)
-                }
-                let decision = tracker.decide(
-                    after: error, response: outcome.response, request: outcome.request,
-                    idempotent: planned.step.idempotent, holds: conditionHolds(for: outcome.decoded, in: scope),
-                    random: jitter)
-                var refusal: String?
-                switch decision {
-                case .fail(let reason):
-                    refusal = reason
-                case .retry(let delay):
-                    // Start no retry that would end after the total timeout: it could only be cut off.
-                    let attemptLimit = planned.policy?.timeout?.attempt?.value ?? .zero
-                    if let deadline, let total = planned.policy?.timeout?.total?.value,
-                        clock.now.advanced(by: delay.saturatingAdd(attemptLimit)) > deadline
-                    {
-                        refusal = "a retry after \(delay.roundedText) could end after the total timeout of "
-                            + total.workflowText
+                    log.response = outcome.decoded
+                    log.requestURL = outcome.request?.url
+                    log.loopGoesOn = outcome.loopGoesOn
+                    outputs = bound
+                    action = machine.apply(.attemptSucceeded(number: current))
+                case .failure(let error):
+                    log.failedResponse = outcome.decoded
+                    failed = (attemptReport, error)
+                    var failure = AttemptFailure(
+                        error, method: outcome.request?.method,
+                        hasIdempotencyKey: outcome.request?.headers["Idempotency-Key"] != nil,
+                        conditionsHeld: conditionsHeld(in: rules, for: outcome.decoded, in: scope))
+                    if readsRetryAfter, let response = outcome.response {
+                        failure.retryAfter = RetryAfter.delay(in: response.headers)
                     }
+                    action = machine.apply(.attemptFailed(
+                        number: current, failure: failure, runCancelled: Task.isCancelled,
+                        now: started.duration(to: clock.now), random: jitters ? jitter(1) : 0))
                 }
-                guard case .retry(let delay) = decision, refusal == nil else {
-                    // A step without retry rules was never going to retry: that is no news for the report or log.
-                    let retries = !tracker.rules.isEmpty
-                    attemptReport.retryRefused = retries ? refusal : nil
-                    log.append(attemptReport)
-                    logger.log(
-                        level: retries ? .info : .debug, "not retrying",
-                        metadata: ["step": "\(planned.id)", "attempt": "\(number)", "reason": "\(refusal ?? "")",
-                                   "error": "\(error.code)"])
-                    return .failure(error)
+            case .sleep(let delay):
+                guard case (var attemptReport, let error)? = failed else {
+                    preconditionFailure("a delay without a failed attempt")
                 }
+                failed = nil
                 attemptReport.retryDelay = delay
                 log.append(attemptReport)
+                let number = attemptReport.number
                 stepSpan?.addEvent(SpanEvent(
                     name: "flowrun.retry",
                     attributes: [
@@ -205,11 +160,87 @@ struct StepRunner: Sendable {
                                "error": "\(error.code)"])
                 do {
                     try await clock.sleep(for: delay)
+                    action = machine.apply(.timerFired)
                 } catch {
-                    return .failure(FlowError(.cancelled, "the run was cancelled while waiting to retry"))
+                    action = machine.apply(.cancelled)
                 }
+            case .finish(.success):
+                return .success(outputs)
+            case .finish(.failure(let error, let stop)):
+                // After a cancelled wait the failed attempt is already in the log, recorded as retried.
+                guard var (attemptReport, _) = failed else { return .failure(error) }
+                if case .refused(let reason, let reported) = stop {
+                    attemptReport.retryRefused = reported ? reason : nil
+                    logger.log(
+                        level: reported ? .info : .debug, "not retrying",
+                        metadata: ["step": "\(planned.id)", "attempt": "\(attemptReport.number)", "reason": "\(reason)",
+                                   "error": "\(error.code)"])
+                }
+                log.append(attemptReport)
+                return .failure(error)
             }
         }
+    }
+
+    /// Attempt `number` in an `HTTP <METHOD>` client span, with its report (the error given the step, attempt and
+    /// request, and redacted), logged at trace, or at debug when it failed.
+    private func tracedAttempt(
+        _ planned: PlannedStep, number current: Int, scope: RunScope, asRefresh: Bool, idempotencyKey: String?,
+        deadline: EngineClock.Instant?
+    ) async -> (AttemptOutcome, AttemptReport) {
+        let method = planned.step.request.method.value
+        let traced = await tracer.withSpan("HTTP \(method)", ofKind: .client) { span in
+            let attemptStart = clock.now
+            var report = AttemptReport(
+                number: current, method: method, url: "", status: nil,
+                startedAfter: runStart.duration(to: attemptStart), duration: .zero)
+            report.item = scope.position.item
+            report.iteration = scope.position.iteration
+            var outcome = await attempt(
+                planned, number: current, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey,
+                deadline: deadline)
+            report.duration = attemptStart.duration(to: clock.now)
+            // The URL that went out, with the query parameters that interceptors added (redacted); the path
+            // as written when the request could not be built, so a report never shows a bare "GET ".
+            report.url = (outcome.sent ?? outcome.request).map { redactor.redact(url: $0.url) }
+                ?? Self.writtenPath(of: planned)
+            report.status = outcome.response?.status
+            report.redirects = (outcome.response?.redirects ?? []).map {
+                StepResponse.Redirect(status: $0.status, url: redactor.redact(url: $0.url))
+            }
+            report.refresh = outcome.refresh
+            if case .failure(var error) = outcome.result {
+                error.stepID = planned.id
+                error.attempt = current
+                error.request = error.request ?? report.method + " " + report.url
+                error = redactor.redact(error)
+                report.error = error
+                outcome.result = .failure(error)
+            }
+            if let span { RunTracer.annotate(attempt: span, report: report) }
+            return (outcome, report)
+        }
+        let report = traced.1
+        logger.log(
+            level: report.error == nil ? .trace : .debug, "attempt finished",
+            metadata: [
+                "step": "\(planned.id)", "attempt": "\(current)", "url": "\(report.url)",
+                "status": "\(report.status.map(String.init) ?? "none")",
+                "error": "\(report.error.map(\.code.name) ?? "none")",
+            ])
+        return traced
+    }
+
+    /// The indexes of the retry rules in `rules` whose `if` condition holds for `response`, read in `scope`.
+    private func conditionsHeld(in rules: [RetryRule], for response: DecodedResponse?, in scope: RunScope) -> Set<Int> {
+        guard rules.contains(where: { $0.when.condition != nil }) else { return [] }
+        var scope = scope
+        scope.response = response
+        var held: Set<Int> = []
+        for (index, rule) in rules.enumerated() {
+            if let condition = rule.when.condition, condition.holds(in: scope) { held.insert(index) }
+        }
+        return held
     }
 
     /// What one attempt produced.
