@@ -7,13 +7,24 @@ import Tracing
 /// `NoOpTracer` — what `InstrumentationSystem.tracer` returns until an application
 /// bootstraps one — every ``withSpan(_:ofKind:_:)`` calls its operation directly with `nil`,
 /// and ``inject(into:)`` does nothing.
+///
+/// The tracer is kept in a class, so a copy of the run tracer — every step runner and closure of a run holds
+/// one — is one reference count, not a copy of an existential.
 struct RunTracer: Sendable {
+    /// The tracer, boxed.
+    private final class Box: Sendable {
+        let tracer: any Tracer
+        init(_ tracer: any Tracer) { self.tracer = tracer }
+    }
+
+    private let box: Box?
+
     /// The tracer, or `nil` when tracing is off.
-    let tracer: (any Tracer)?
+    var tracer: (any Tracer)? { box?.tracer }
 
     /// Wraps `tracer`, turning tracing off when it is a `NoOpTracer`.
     init(_ tracer: any Tracer) {
-        self.tracer = tracer is NoOpTracer ? nil : tracer
+        box = tracer is NoOpTracer ? nil : Box(tracer)
     }
 
     /// Runs `operation` in a span named `name`, a child of the task's current span.
@@ -24,14 +35,14 @@ struct RunTracer: Sendable {
     func withSpan<T>(
         _ name: @autoclosure () -> String, ofKind kind: SpanKind, _ operation: ((any Span)?) async -> T
     ) async -> T {
-        guard let tracer else { return await operation(nil) }
-        return await Self.withSpan(name(), kind, in: tracer, operation)
+        guard let box else { return await operation(nil) }
+        return await Self.withSpan(name(), kind, in: box.tracer, operation)
     }
 
     /// Adds the current span's context to `headers` (W3C `traceparent` for most tracers), so
     /// the server can continue the trace.
     func inject(into headers: inout HeaderFields) {
-        guard let tracer, let context = InstrumentationContext.current else { return }
+        guard let tracer = box?.tracer, let context = InstrumentationContext.current else { return }
         tracer.inject(context, into: &headers, using: HeaderFieldsInjector())
     }
 

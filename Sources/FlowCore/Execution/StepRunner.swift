@@ -276,8 +276,8 @@ struct StepRunner: Sendable {
         // `send` cancels the chain when the attempt timeout passes.
         context.callerEnforcesAttemptTimeout = context.attemptTimeout != nil
         context.redactor = redactor
-        context.logger[metadataKey: "step"] = "\(planned.id)"
-        context.logger[metadataKey: "attempt"] = "\(number)"
+        context.logger[metadataKey: "step"] = .string(planned.id)
+        context.logger[metadataKey: "attempt"] = .string(String(number))
         let breaker = planned.policy?.circuitBreaker
         let breakerKey = breaker.map { CircuitBreakers.key(for: planned, $0, in: plan) }
         // Only a call the breaker let through has an outcome for it: a request that could not be built
