@@ -43,6 +43,7 @@ struct AttemptStateMachineTests {
     func words(_ action: AttemptStateMachine.Action) -> String {
         switch action {
         case .startAttempt(let number): "attempt \(number)"
+        case .resend(let number): "resend \(number)"
         case .sleep(let delay): "sleep \(delay.workflowText)"
         case .finish(.success): "succeeded"
         case .finish(.failure(let error, .interrupted)): "failed (\(error.code.name): \(error.message))"
@@ -64,6 +65,18 @@ struct AttemptStateMachineTests {
         #expect(words(attempts.apply(.started)) == "attempt 1")
         #expect(attempts.state == .attempting(number: 1))
         #expect(words(attempts.apply(.attemptSucceeded(number: 1))) == "succeeded")
+        #expect(attempts.state == .finished)
+    }
+
+    @Test func aRefreshedAttemptIsSentAgainOnceAndEndsAsItsReplayDoes() throws {
+        var attempts = try machine("{ retry: { when: { status: 503 }, attempts: 2, delay: 1s } }")
+        #expect(words([.started, .refreshDone(number: 1)], on: &attempts) == ["attempt 1", "resend 1"])
+        #expect(attempts.state == .replaying(number: 1))
+        // The replay's failure is the attempt's, retried as any other.
+        #expect(words(attempts.apply(failed(1, status(503)))) == "sleep 1s")
+        #expect(words([.timerFired, .refreshDone(number: 2), .attemptSucceeded(number: 2)], on: &attempts) == [
+            "attempt 2", "resend 2", "succeeded",
+        ])
         #expect(attempts.state == .finished)
     }
 
@@ -249,6 +262,8 @@ struct AttemptStateMachineTests {
         [.started, .cancelled],
         [.started, .attemptSucceeded(number: 2)],
         [.started, .attemptSucceeded(number: 1), .started],
+        [.started, .refreshDone(number: 1), .refreshDone(number: 1)],
+        [.started, .refreshDone(number: 2)],
     ])
     func anEventTheStateCannotTakeIsAPreconditionFailure(events: [AttemptEvent]) async {
         await #expect(processExitsWith: .failure) { [events] in
@@ -273,6 +288,7 @@ struct AttemptStateMachineTests {
             .timerFired,
             failed(3, AttemptFailure(FlowError(.transport, "connection reset")), at: .milliseconds(1020), random: 0.05),
             .timerFired,
+            .refreshDone(number: 4),
             failed(4, status(429), at: .milliseconds(1830), random: 0.5),
             .timerFired,
             failed(5, status(429), at: .milliseconds(2400), random: 0.9),
@@ -283,7 +299,7 @@ struct AttemptStateMachineTests {
             "attempt 1", "sleep 370ms",
             "attempt 2", "sleep 362ms",
             "attempt 3", "sleep 420ms",
-            "attempt 4", "sleep 500ms",
+            "attempt 4", "resend 4", "sleep 500ms",
             "attempt 5", "failed (http), not retried: retry rule 1 allows 3 attempts, all made",
         ])
         let data = try JSONEncoder().encode(events)

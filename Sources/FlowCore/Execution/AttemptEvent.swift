@@ -26,6 +26,11 @@ enum AttemptEvent: Sendable, Codable {
     ///     the longest delay, the computed backoff itself. The machine reads it only when the deciding rule
     ///     jitters.
     case attemptFailed(number: Int, failure: AttemptFailure, runCancelled: Bool, now: Duration, random: Double)
+    /// Attempt `number`'s chain refreshed the credentials: a `refresh` interceptor got one of its statuses, ran
+    /// the refresh step (once for every step that got one at the same time) and asks for the request to be
+    /// sent again with the new credentials. A refresh that failed fails the attempt instead
+    /// (``attemptFailed(number:failure:runCancelled:now:random:)``).
+    case refreshDone(number: Int)
     /// The wait that ``AttemptStateMachine/Action/sleep(for:)`` asked for is over.
     case timerFired
     /// The wait before a retry was cancelled: the run was cancelled while the step waited.

@@ -1,8 +1,9 @@
 /// The decisions of one step's attempts, as a value: whether a failed attempt is retried, after which delay,
 /// and why not when it is not.
 ///
-/// Events go in (the step started, an attempt succeeded or failed, the wait before a retry is over or was
-/// cancelled) and one action comes out of each (start an attempt, sleep, finish). It performs no I/O, reads no
+/// Events go in (the step started, an attempt's credentials were refreshed, an attempt succeeded or failed, the
+/// wait before a retry is over or was cancelled) and one action comes out of each (start an attempt, send it
+/// again, sleep, finish). It performs no I/O, reads no
 /// clock and draws no random number: the step runner is the driver that runs the attempts and sleeps on the
 /// engine's clock, and everything it observes or draws — the time since the step started, the jitter draw,
 /// the facts of a failure, whether the run was cancelled — arrives in an ``AttemptEvent``. AsyncHTTPClient's
@@ -13,26 +14,33 @@
 ///   ┌────────┐        ┌────────────────┐     with no retry to make       ┌──────────┐
 ///   │  idle  │───────▶│ attempting(n)  │────────────────────────────────▶│ finished │
 ///   └────────┘        └────────────────┘                                 └──────────┘
-///                        ▲          │ attemptFailed, a rule retries           ▲
-///             timerFired │          ▼ in time: sleep(for: delay)              │ cancelled
-///                     ┌─────────────────────────┐                             │
-///                     │ waiting(n + 1, until)   │─────────────────────────────┘
-///                     └─────────────────────────┘
+///          refreshDone:  │   ▲      │ attemptFailed, a rule retries           ▲  ▲
+///             resend(n)  ▼   │      ▼ in time: sleep(for: delay)              │  │ cancelled
+///        ┌────────────────┐  │   ┌─────────────────────────┐                 │  │
+///        │ replaying(n)   │  └───│ waiting(n + 1, until)   │─────────────────┼──┘
+///        └────────────────┘ timer└─────────────────────────┘                 │
+///                │   Fired      attemptSucceeded or attemptFailed, as above  │
+///                └───────────────────────────────────────────────────────────┘
 /// ```
 ///
 /// A failed attempt is not retried when nothing is left to retry in (the run or the attempt was cancelled,
 /// or the step's total timeout passed), when the retry rules refuse (see ``RetryTracker``), or when the delay
 /// plus an attempt timeout would end after the step's total timeout: such a retry could only be cut off.
 ///
-/// An event the current state cannot take — `timerFired` while an attempt runs, a second `started`, any event
-/// after `finished`, an attempt number other than the running one — is a precondition failure, as in
+/// An event the current state cannot take — `timerFired` while an attempt runs, a second `started`, a second
+/// `refreshDone` for one attempt, any event after `finished`, an attempt number other than the running one — is
+/// a precondition failure, as in
 /// ``RunStateMachine``: it is a bug in the driver, and no later decision could be trusted.
 struct AttemptStateMachine {
     /// What the driver does next.
     enum Action {
         /// Run attempt `number` and report it with ``AttemptEvent/attemptSucceeded(number:)`` or
-        /// ``AttemptEvent/attemptFailed(number:failure:runCancelled:now:random:)``.
+        /// ``AttemptEvent/attemptFailed(number:failure:runCancelled:now:random:)``, or its refreshed credentials
+        /// with ``AttemptEvent/refreshDone(number:)``.
         case startAttempt(number: Int)
+        /// Send attempt `number`'s request again, with the credentials its refresh set, and report it as the
+        /// attempt's outcome. An attempt is sent again at most once: the replay passes a refresh status on.
+        case resend(number: Int)
         /// Record the failed attempt as retried after `delay`, wait `delay` on the clock, then report
         /// ``AttemptEvent/timerFired``, or ``AttemptEvent/cancelled`` when the wait is cancelled.
         case sleep(for: Duration)
@@ -65,6 +73,8 @@ struct AttemptStateMachine {
         case idle
         /// Attempt `number` is running.
         case attempting(number: Int)
+        /// Attempt `number` is sent again after its credentials were refreshed.
+        case replaying(number: Int)
         /// Attempt `retry` starts when the delay ends, `until` after the step started.
         case waiting(retry: Int, until: Duration)
         /// The outcome is known.
@@ -104,11 +114,17 @@ struct AttemptStateMachine {
         case (.idle, .started):
             state = .attempting(number: 1)
             return .startAttempt(number: 1)
-        case (.attempting(let current), .attemptSucceeded(let number)):
+        case (.attempting(let current), .refreshDone(let number)):
+            precondition(number == current, "attempt \(number) refreshed while attempt \(current) was running")
+            state = .replaying(number: current)
+            return .resend(number: current)
+        case (.attempting(let current), .attemptSucceeded(let number)),
+            (.replaying(let current), .attemptSucceeded(let number)):
             precondition(number == current, "attempt \(number) succeeded while attempt \(current) was running")
             state = .finished
             return .finish(.success)
-        case (.attempting(let current), .attemptFailed(let number, let failure, let runCancelled, let now, let random)):
+        case (.attempting(let current), .attemptFailed(let number, let failure, let runCancelled, let now, let random)),
+            (.replaying(let current), .attemptFailed(let number, let failure, let runCancelled, let now, let random)):
             precondition(number == current, "attempt \(number) failed while attempt \(current) was running")
             return attemptFailed(number, failure, runCancelled: runCancelled, now: now, random: random)
         case (.waiting(let retry, _), .timerFired):

@@ -116,7 +116,7 @@ struct StepRunner: Sendable {
             case .startAttempt(let current):
                 let (outcome, attemptReport) = await tracedAttempt(
                     planned, number: current, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey,
-                    deadline: deadline)
+                    deadline: deadline, machine: &machine)
                 switch outcome.result {
                 case .success(let bound):
                     log.append(attemptReport)
@@ -139,6 +139,8 @@ struct StepRunner: Sendable {
                         number: current, failure: failure, runCancelled: Task.isCancelled,
                         now: started.duration(to: clock.now), random: jitters ? jitter(1) : 0))
                 }
+            case .resend:
+                preconditionFailure("a resend is asked for and performed inside its attempt")
             case .sleep(let delay):
                 guard case (var attemptReport, let error)? = failed else {
                     preconditionFailure("a delay without a failed attempt")
@@ -186,7 +188,7 @@ struct StepRunner: Sendable {
     /// request, and redacted), logged at trace, or at debug when it failed.
     private func tracedAttempt(
         _ planned: PlannedStep, number current: Int, scope: RunScope, asRefresh: Bool, idempotencyKey: String?,
-        deadline: EngineClock.Instant?
+        deadline: EngineClock.Instant?, machine: inout AttemptStateMachine
     ) async -> (AttemptOutcome, AttemptReport) {
         let method = planned.step.request.method.value
         let traced = await tracer.withSpan("HTTP \(method)", ofKind: .client) { span in
@@ -198,7 +200,7 @@ struct StepRunner: Sendable {
             report.iteration = scope.position.iteration
             var outcome = await attempt(
                 planned, number: current, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey,
-                deadline: deadline)
+                deadline: deadline, machine: &machine)
             report.duration = attemptStart.duration(to: clock.now)
             // The URL that went out, with the query parameters that interceptors added (redacted); the path
             // as written when the request could not be built, so a report never shows a bare "GET ".
@@ -257,10 +259,10 @@ struct StepRunner: Sendable {
         var result: Result<[String: JSONValue], FlowError>
     }
 
-    /// One attempt: build, send through the chain (replaying once after a refresh), check, bind.
+    /// One attempt: build, send through the chain (again, when the machine says so after a refresh), check, bind.
     private func attempt(
         _ planned: PlannedStep, number: Int, scope: RunScope, asRefresh: Bool, idempotencyKey: String?,
-        deadline: EngineClock.Instant?
+        deadline: EngineClock.Instant?, machine: inout AttemptStateMachine
     ) async -> AttemptOutcome {
         var outcome = AttemptOutcome(result: .failure(FlowError(.cancelled, "the attempt did not run")))
         let dispatcherName = dispatcherOverride ?? planned.dispatcher
@@ -309,6 +311,9 @@ struct StepRunner: Sendable {
                     asRefresh: asRefresh, via: dispatcher, recordingIn: sent)
             } catch let replay as ReplayRequest {
                 outcome.refresh = replay.exchange
+                guard case .resend = machine.apply(.refreshDone(number: number)) else {
+                    preconditionFailure("a refreshed attempt is sent again")
+                }
                 context.logger.info(
                     "replaying the request with refreshed credentials",
                     metadata: [
