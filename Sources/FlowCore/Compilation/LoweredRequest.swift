@@ -94,6 +94,8 @@ struct LoweredRequest: Sendable {
     let headerCapacity: Int
     /// The path is not a string (lint refuses this): every request fails with this error.
     let pathError: FlowError?
+    /// About how many bytes the path and query take: their literal text, and 24 for each bound value.
+    let capacityHint: Int
 
     /// Lowers `request`, sent to `server` (`nil` when the path needs none or the step has none).
     init(_ request: Request, server: Server?) {
@@ -168,6 +170,18 @@ struct LoweredRequest: Sendable {
                 return Header(name: name, value: .refused(error))
             }
         }
+        var capacityHint = 0
+        for part in segments.flatMap(\.parts) + tail {
+            if case .literal(let text) = part { capacityHint += text.utf8.count + 1 } else { capacityHint += 24 }
+        }
+        for item in query {
+            if case .encoded(let values) = item.value {
+                capacityHint += values.reduce(0) { $0 + item.encodedName.utf8.count + $1.utf8.count + 2 }
+            } else {
+                capacityHint += item.encodedName.utf8.count + 24
+            }
+        }
+        self.capacityHint = capacityHint
         initialHeaders = HeaderFields([
             HeaderFields.Field(name: "Accept", value: "application/json"),
             HeaderFields.Field(name: "User-Agent", value: RequestBuilder.userAgent),

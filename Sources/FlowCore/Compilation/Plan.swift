@@ -25,6 +25,8 @@ public struct Plan: Sendable {
         let stepIndex: [String: Int]
         /// The regular steps and their dependencies, which every run's schedule starts from.
         let stepGraph: StepGraph
+        /// The steps, then the compensations by the id of the step they undo.
+        let stepsAndCompensations: [PlannedStep]
 
         /// The steps' outputs by position, which a run's ``OutputTable`` and the plan's resolved expressions use.
         let outputLayout: OutputLayout
@@ -54,6 +56,8 @@ public struct Plan: Sendable {
                 of: workflow, secretInputs: secretInputs, secretEnvironment: secretEnvironment)
             self.stepIndex = Dictionary(
                 steps.indices.map { (steps[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+            let lowered = self.compensations
+            self.stepsAndCompensations = self.steps + lowered.keys.sorted().compactMap { lowered[$0] }
             self.stepGraph = StepGraph(self.steps.filter { !$0.step.onDemand }.map { ($0.id, $0.dependencies) })
         }
     }
@@ -75,6 +79,8 @@ public struct Plan: Sendable {
     package var outputTypes: [String: JSONSchema] { storage.outputTypes }
     /// The steps' outputs by position: what a run's ``OutputTable`` is laid out by.
     var outputLayout: OutputLayout { storage.outputLayout }
+    /// Every step, then the compensations by the id of the step they undo: what a run's preflight checks.
+    var stepsAndCompensations: [PlannedStep] { storage.stepsAndCompensations }
     /// The regular steps and their dependencies, by position: what every run's schedule starts from.
     var stepGraph: StepGraph { storage.stepGraph }
     /// The validator for the plan's types, shared by every run so compiled patterns are cached once.

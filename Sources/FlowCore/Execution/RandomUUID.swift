@@ -23,23 +23,29 @@ enum RandomUUID {
     /// It takes two 64-bit draws (two system calls with the system's generator, not sixteen) and writes the
     /// hex digits itself: a run makes one for its id and one per step run with `idempotencyKey`.
     static func make(using generator: inout some RandomNumberGenerator) -> String {
-        let high = generator.next()
-        let low = generator.next()
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for index in 0..<8 {
-            bytes[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * index))
-            bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * index))
+        var high = generator.next()
+        var low = generator.next()
+        high = (high & ~0xF000) | 0x4000  // Version 4 (random), per RFC 9562: the high nibble of byte 6.
+        low = (low & ~(0xC0 << 56)) | (0x80 << 56)  // The RFC 9562 variant: the top bits of byte 8.
+        // Written straight into the string's storage: one allocation for the 36 characters.
+        return String(unsafeUninitializedCapacity: 36) { text in
+            let digits: StaticString = "0123456789abcdef"
+            var position = 0
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    text[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                let word = index < 8 ? high : low
+                let byte = UInt8(truncatingIfNeeded: word >> (56 - 8 * (index % 8)))
+                digits.withUTF8Buffer { hex in
+                    text[position] = hex[Int(byte >> 4)]
+                    text[position + 1] = hex[Int(byte & 0x0F)]
+                }
+                position += 2
+            }
+            return position
         }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40  // Version 4 (random), per RFC 9562.
-        bytes[8] = (bytes[8] & 0x3F) | 0x80  // The RFC 9562 variant.
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
+
 }

@@ -119,6 +119,8 @@ struct RequestBuilder: Sendable {
             url = ""
         case .fixed(let base):
             url = base
+            // Room for the path and the query, so appending does not grow the string step by step.
+            url.reserveCapacity(base.utf8.count + lowered.capacityHint)
         case .server(let server):
             url = try scope.evaluateText(server.url)
             while url.hasSuffix("/") { url.removeLast() }

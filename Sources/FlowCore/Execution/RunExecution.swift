@@ -42,6 +42,7 @@ struct RunExecution: Sendable {
         self.start = start
         self.observer = observer
         self.tracer = tracer
+        reports.reserveCapacity(plan.steps.count)
     }
 
     /// The workflow outputs (not redacted: a calling workflow reads them), or the error the run failed with.

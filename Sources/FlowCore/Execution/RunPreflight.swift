@@ -46,9 +46,8 @@ struct RunPreflight {
                     + "the registry refused it, so as not to replace the built-in one: register it under another "
                     + "name (built-in kinds: \(InterceptorRegistry.builtInNames.joined(separator: ", ")))")
         }
-        let steps = plan.steps + plan.compensations.keys.sorted().compactMap { plan.compensations[$0] }
         var checkedInterceptors: Set<String> = []
-        for planned in steps where planned.subWorkflow == nil {
+        for planned in plan.stepsAndCompensations where planned.subWorkflow == nil {
             let name = engine.dispatcherOverride ?? planned.dispatcher
             if engine.dispatchers[name] == nil {
                 throw Self.unregistered(

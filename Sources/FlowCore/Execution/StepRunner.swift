@@ -264,7 +264,7 @@ struct StepRunner: Sendable {
         _ planned: PlannedStep, number: Int, scope: RunScope, asRefresh: Bool, idempotencyKey: String?,
         deadline: EngineClock.Instant?, machine: inout AttemptStateMachine
     ) async -> AttemptOutcome {
-        var outcome = AttemptOutcome(result: .failure(FlowError(.cancelled, "the attempt did not run")))
+        var outcome = AttemptOutcome(result: .failure(Self.didNotRun))
         let dispatcherName = dispatcherOverride ?? planned.dispatcher
         guard let dispatcher = dispatchers[dispatcherName] else {
             outcome.result = .failure(FlowError(
@@ -367,37 +367,48 @@ struct StepRunner: Sendable {
         recordingIn sent: SentRequestRecord?
     ) async throws -> StepResponse {
         let interceptors = try makeInterceptors(planned, scope: scope, isReplay: isReplay, asRefresh: asRefresh)
+        let limit = AttemptTimeLimit.sooner(
+            attempt: context.attemptTimeout, total: planned.policy?.timeout?.total?.value, deadline: deadline,
+            now: clock.now)
+        // Nothing around the call: the dispatcher is called directly, without a chain of closures to build.
+        if interceptors.isEmpty, limit == nil {
+            return try await Self.dispatch(request, context: context, via: dispatcher)
+        }
         let built = request.headers
         var next: @Sendable (StepRequest, StepContext) async throws -> StepResponse = { request, context in
             sent?.record(request)
             var context = context
             if !interceptors.isEmpty { context.headersBeforeInterceptors = built }
-            do {
-                return try await dispatcher.dispatch(request, context: context)
-            } catch let error as FlowError {
-                throw error
-            } catch is CancellationError {
-                throw FlowError(.cancelled, "the run was cancelled")
-            } catch {
-                throw FlowError(.transport, "\(error)", underlyingError: error)
-            }
+            return try await Self.dispatch(request, context: context, via: dispatcher)
         }
         for interceptor in interceptors.reversed() {
             let tail = next
             next = { request, context in try await interceptor.intercept(request, context: context, next: tail) }
         }
         let chain = next
-        guard
-            let limit = AttemptTimeLimit.sooner(
-                attempt: context.attemptTimeout, total: planned.policy?.timeout?.total?.value, deadline: deadline,
-                now: clock.now)
-        else { return try await chain(request, context) }
+        guard let limit else { return try await chain(request, context) }
         let result: Result<StepResponse, any Error> = await withTimeLimit(limit.duration, timers: clock.timers) {
             do { return .success(try await chain(request, context)) } catch { return .failure(error) }
         } onTimeout: {
             .failure(limit.error)
         }
         return try result.get()
+    }
+
+    /// Calls the dispatcher, its errors as flowrun's: a cancellation as `cancelled`, anything else that is not
+    /// a ``FlowError`` as `transport`.
+    private static func dispatch(_ request: StepRequest, context: StepContext, via dispatcher: any Dispatcher)
+        async throws -> StepResponse
+    {
+        do {
+            return try await dispatcher.dispatch(request, context: context)
+        } catch let error as FlowError {
+            throw error
+        } catch is CancellationError {
+            throw FlowError(.cancelled, "the run was cancelled")
+        } catch {
+            throw FlowError(.transport, "\(error)", underlyingError: error)
+        }
     }
 
     /// The step's interceptors, made for this call: each declared one by its factory in the registry, the
@@ -441,6 +452,9 @@ struct StepRunner: Sendable {
             return type(of: interceptor) == OmittedInterceptor.self ? nil : interceptor
         }
     }
+
+    /// The outcome of an attempt until it has one; made once, as every error is a box to allocate.
+    private static let didNotRun = FlowError(.cancelled, "the attempt did not run")
 
     /// The refresh-step runner of a chain that has no refresh interceptor: never called.
     private static let noRefreshStep: @Sendable (String) async throws -> Void = { _ in }

@@ -139,7 +139,13 @@ public enum URLEncoding {
 
     private static func encode(_ text: some StringProtocol, keeping kept: KeptSet, spaceAsPlus: Bool) -> String {
         let utf8 = text.utf8
-        guard !utf8.allSatisfy(kept.contains) else { return String(text) }
+        // A loop, not `allSatisfy(kept.contains)`: the partially applied method would be a closure to allocate.
+        var needsEncoding = false
+        for byte in utf8 where !kept.contains(byte) {
+            needsEncoding = true
+            break
+        }
+        guard needsEncoding else { return String(text) }
         let hexDigits = Array("0123456789ABCDEF".utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count * 3)
