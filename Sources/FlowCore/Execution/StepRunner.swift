@@ -274,10 +274,9 @@ struct StepRunner: Sendable {
         }
         var context = StepContext(
             stepID: planned.id, attempt: number, attemptTimeout: planned.policy?.timeout?.attempt?.value,
-            logger: logger)
+            logger: logger, redactor: redactor)
         // `send` cancels the chain when the attempt timeout passes.
         context.callerEnforcesAttemptTimeout = context.attemptTimeout != nil
-        context.redactor = redactor
         context.logger[metadataKey: "step"] = .string(planned.id)
         context.logger[metadataKey: "attempt"] = .string(String(number))
         let breaker = planned.policy?.circuitBreaker

@@ -41,10 +41,15 @@ public struct StepContext: Sendable {
     ///   - attemptTimeout: The time limit of the attempt.
     ///   - logger: The logger to use.
     public init(stepID: String, attempt: Int, attemptTimeout: Duration? = nil, logger: Logger) {
+        self.init(stepID: stepID, attempt: attempt, attemptTimeout: attemptTimeout, logger: logger, redactor: SecretRedactor())
+    }
+
+    /// Creates a context with the run's redactor: what the engine makes for each attempt.
+    init(stepID: String, attempt: Int, attemptTimeout: Duration?, logger: Logger, redactor: SecretRedactor) {
         self.stepID = stepID
         self.attempt = attempt
         self.attemptTimeout = attemptTimeout
         self.logger = logger
-        self.redactor = SecretRedactor()
+        self.redactor = redactor
     }
 }
