@@ -135,6 +135,14 @@ struct EngineBenchmark {
         Engine(dispatchers: DispatcherRegistry(["http": CannedDispatcher()]), logger: Bench.quietLogger)
     }
 
+    /// The chain's first step alone: with the chain, it splits a run's time into what a run costs once and what
+    /// each step adds.
+    static let oneStepYAML = chainYAML.components(separatedBy: "\n  - id: second")[0] + """
+
+        outputs:
+          last: $steps.first.outputs.id
+        """
+
     /// The chain with an attempt and a total timeout on every step: what a timed step costs.
     static let timedChainYAML = chainYAML.replacingOccurrences(
         of: "defaults:\n  server: api\n",
@@ -146,6 +154,7 @@ struct EngineBenchmark {
         guard timedPlan.steps.allSatisfy({ $0.policy?.timeout?.attempt != nil }) else {
             throw BenchError("the timed chain has no timeouts")
         }
+        let onePlan = try Bench.compile(Self.oneStepYAML, path: "one-step.yaml")
         let engine = makeEngine()
         let dispatcher: any Dispatcher = CannedDispatcher()
 
@@ -160,9 +169,10 @@ struct EngineBenchmark {
         }
 
         try await compare(
-            "engine overhead: 3-step chain on a no-op dispatcher", ratioNote: " (target < 2×; < 10 µs/step)",
+            "engine overhead: 3-step chain on a no-op dispatcher", ratioNote: " (target ≤ 5×; ≤ 5 µs/step)",
             engine: { _ = await engine.run(plan, inputs: [:], environment: [:]) },
             timedEngine: { _ = await engine.run(timedPlan, inputs: [:], environment: [:]) },
+            oneStepEngine: { _ = await engine.run(onePlan, inputs: [:], environment: [:]) },
             handWritten: { _ = try await Self.handWritten(dispatcher) },
             handWrittenWithCodable: { _ = try await Self.handWrittenWithCodable(dispatcher) })
     }
@@ -174,16 +184,18 @@ struct EngineBenchmark {
     /// All sides are warmed up first, and rounds alternate so drift on a shared machine hits them alike.
     private func compare(
         _ title: String, ratioNote: String, engine: () async -> Void, timedEngine: (() async -> Void)? = nil,
-        handWritten: () async throws -> Void, handWrittenWithCodable: (() async throws -> Void)? = nil
+        oneStepEngine: (() async -> Void)? = nil, handWritten: () async throws -> Void, handWrittenWithCodable: (() async throws -> Void)? = nil
     ) async throws {
         for _ in 0..<1_000 {
             await engine()
             await timedEngine?()
+            await oneStepEngine?()
             try await handWritten()
             try await handWrittenWithCodable?()
         }
         var engineBest = Bench.Timed.infinity
         var timedBest = Bench.Timed.infinity
+        var oneStepBest = Bench.Timed.infinity
         var handBest = Bench.Timed.infinity
         var codableBest = Bench.Timed.infinity
         for _ in 0..<rounds {
@@ -203,6 +215,11 @@ struct EngineBenchmark {
                     for _ in 0..<runs { await timedEngine() }
                 })
             }
+            if let oneStepEngine {
+                oneStepBest = oneStepBest.best(await Bench.measure {
+                    for _ in 0..<runs { await oneStepEngine() }
+                })
+            }
         }
         let engineRun = engineBest.wall / Double(runs) * 1e6
         let handRun = handBest.wall / Double(runs) * 1e6
@@ -213,6 +230,12 @@ struct EngineBenchmark {
             let timedRun = timedBest.wall / Double(runs) * 1e6
             print(String(format: "  with timeouts: %8.2f µs/run  %7.2f µs/step   (CPU %6.2f µs/run; attempt and total timeout on each step)",
                          timedRun, timedRun / 3, timedBest.cpu / Double(runs) * 1e6))
+        }
+        if oneStepEngine != nil {
+            let oneRun = oneStepBest.wall / Double(runs) * 1e6
+            let perStep = (engineRun - oneRun) / 2
+            print(String(format: "  one step only: %8.2f µs/run; so each further step adds %.2f µs and a run costs %.2f µs once",
+                         oneRun, perStep, oneRun - perStep))
         }
         print(String(format: "  hand-written:  %8.2f µs/run  %7.2f µs/step   (CPU %6.2f µs/run)",
                      handRun, handRun / 3, handBest.cpu / Double(runs) * 1e6))
