@@ -74,7 +74,9 @@ struct StepRunner: Sendable {
             deadline: deadline, log: &log, stepSpan: span)
         report.attempts = log.attempts
         let failedResponse = log.failedResponse
-        report.duration = started.duration(to: clock.now)
+        // The step ends when its last attempt does: that attempt read the clock as it ended.
+        report.duration = log.attempts.last.map { $0.startedAfter + $0.duration - report.startedAfter }
+            ?? started.duration(to: clock.now)
         switch outcome {
         case .success(let outputs):
             report.outputs = redactor.redact(.object(outputs)).objectValue ?? [:]
@@ -114,9 +116,10 @@ struct StepRunner: Sendable {
         while true {
             switch action {
             case .startAttempt(let current):
+                // The first attempt starts when the step does; a retry after its delay, when the clock says.
                 let (outcome, attemptReport) = await tracedAttempt(
                     planned, number: current, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey,
-                    deadline: deadline, machine: &machine)
+                    deadline: deadline, startingAt: current == 1 ? started : clock.now, machine: &machine)
                 switch outcome.result {
                 case .success(let bound):
                     log.append(attemptReport)
@@ -188,11 +191,10 @@ struct StepRunner: Sendable {
     /// request, and redacted), logged at trace, or at debug when it failed.
     private func tracedAttempt(
         _ planned: PlannedStep, number current: Int, scope: RunScope, asRefresh: Bool, idempotencyKey: String?,
-        deadline: EngineClock.Instant?, machine: inout AttemptStateMachine
+        deadline: EngineClock.Instant?, startingAt attemptStart: EngineClock.Instant, machine: inout AttemptStateMachine
     ) async -> (AttemptOutcome, AttemptReport) {
         let method = planned.step.request.method.value
         let traced = await tracer.withSpan("HTTP \(method)", ofKind: .client) { span in
-            let attemptStart = clock.now
             var report = AttemptReport(
                 number: current, method: method, url: "", status: nil,
                 startedAfter: runStart.duration(to: attemptStart), duration: .zero)
