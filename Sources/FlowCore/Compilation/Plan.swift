@@ -42,9 +42,9 @@ public struct Plan: Sendable {
             resolver.resolve(&workflow)
             self.outputLayout = outputLayout
             self.workflow = workflow
-            self.steps = steps.map { $0.resolvingSlots(with: resolver) }
+            self.steps = steps.enumerated().map { $1.resolvingSlots(with: resolver, position: $0) }
             self.types = types
-            self.compensations = compensations.mapValues { $0.resolvingSlots(with: resolver) }
+            self.compensations = compensations.mapValues { $0.resolvingSlots(with: resolver, position: nil) }
             self.outputTypes = outputTypes
             self.warnings = warnings
             self.validator = JSONSchemaValidator(types: types, formats: workflow.validation.formats)
@@ -128,12 +128,14 @@ package struct PlannedStep: Sendable {
         let outputNames: [String]
         let subWorkflow: Plan?
         let loweredRequest: LoweredRequest
+        let position: Int?
 
         init(
             step: Step, dependencies: [String], server: Server?, interceptors: [InterceptorDeclaration],
             policy: Policy?, dispatcher: String, outputTypes: [String: JSONSchema], outputNames: [String],
-            subWorkflow: Plan?
+            subWorkflow: Plan?, position: Int?
         ) {
+            self.position = position
             self.outputNames = outputNames
             self.subWorkflow = subWorkflow
             self.step = step
@@ -152,22 +154,25 @@ package struct PlannedStep: Sendable {
     init(
         step: Step, dependencies: [String], server: Server?, interceptors: [InterceptorDeclaration],
         policy: Policy?, dispatcher: String, outputTypes: [String: JSONSchema], outputNames: [String],
-        subWorkflow: Plan? = nil
+        subWorkflow: Plan? = nil, position: Int? = nil
     ) {
         storage = Storage(
             step: step, dependencies: dependencies, server: server, interceptors: interceptors, policy: policy,
-            dispatcher: dispatcher, outputTypes: outputTypes, outputNames: outputNames, subWorkflow: subWorkflow)
+            dispatcher: dispatcher, outputTypes: outputTypes, outputNames: outputNames, subWorkflow: subWorkflow,
+            position: position)
     }
 
-    /// The step with every step output its expressions read resolved to its slot by `resolver`.
-    func resolvingSlots(with resolver: SlotResolver) -> PlannedStep {
+    /// The step at `position` of its plan (`nil` for a compensation's request), with every step output its
+    /// expressions read resolved to its slot by `resolver`.
+    func resolvingSlots(with resolver: SlotResolver, position: Int?) -> PlannedStep {
         var step = step
         resolver.resolve(&step)
         var policy = policy
         if policy != nil { resolver.resolve(&policy!) }
         return PlannedStep(
             step: step, dependencies: dependencies, server: server, interceptors: interceptors, policy: policy,
-            dispatcher: dispatcher, outputTypes: outputTypes, outputNames: outputNames, subWorkflow: subWorkflow)
+            dispatcher: dispatcher, outputTypes: outputTypes, outputNames: outputNames, subWorkflow: subWorkflow,
+            position: position)
     }
 
     /// The step as declared.
@@ -178,7 +183,8 @@ package struct PlannedStep: Sendable {
         set {
             storage = Storage(
                 step: step, dependencies: newValue, server: server, interceptors: interceptors, policy: policy,
-                dispatcher: dispatcher, outputTypes: outputTypes, outputNames: outputNames, subWorkflow: subWorkflow)
+                dispatcher: dispatcher, outputTypes: outputTypes, outputNames: outputNames, subWorkflow: subWorkflow,
+                position: position)
         }
     }
     /// The server the request goes to; `nil` when the path is an absolute URL.
@@ -193,6 +199,9 @@ package struct PlannedStep: Sendable {
     package var outputTypes: [String: JSONSchema] { storage.outputTypes }
     /// The step's request lowered for sending: what does not depend on the run, worked out once.
     var loweredRequest: LoweredRequest { storage.loweredRequest }
+    /// The step's position in its plan's ``Plan/steps``, where the run keeps what it knows of it; `nil` for a
+    /// compensation's inline request, which is no step of the plan.
+    var position: Int? { storage.position }
     /// The names of the step's outputs, in its order: where each is kept in a run's ``OutputTable``.
     var outputNames: [String] { storage.outputNames }
     /// For a `workflow:` step: the plan of the workflow it calls.
