@@ -117,33 +117,42 @@ struct FailureHandlingTests {
         #expect(report.error?.request == "GET https://api.test/slow")
     }
 
-    @Test func compensationsUndoSucceededStepsInReverseAndReportTheirOwnFailures() async throws {
-        let workflow = apiServerByDefault + """
-            steps:
-              - id: reserve
-                request: { method: POST, path: /reservations }
-                outputs: { id: $response.body#/id }
-                compensate:
-                  request: { method: DELETE, path: "/reservations/{$steps.reserve.outputs.id}" }
-              - id: charge
-                request: { method: POST, path: "/charges/{$steps.reserve.outputs.id}" }
-                outputs: { id: $response.body#/id }
-                compensate: refund
-              - id: ship
-                request: { method: POST, path: "/shipments/{$steps.charge.outputs.id}" }
-              - id: refund
-                on-demand: true
-                request: { method: POST, path: "/refunds/{$steps.charge.outputs.id}" }
-            """
-        let dispatcher = ScriptedDispatcher { request, _ in
+    /// An order saga: `reserve` (compensated by an inline request) and `charge` (by the on-demand step `refund`),
+    /// then `ship`.
+    static let saga = apiServerByDefault + """
+        steps:
+          - id: reserve
+            request: { method: POST, path: /reservations }
+            outputs: { id: $response.body#/id }
+            compensate:
+              request: { method: DELETE, path: "/reservations/{$steps.reserve.outputs.id}" }
+          - id: charge
+            request: { method: POST, path: "/charges/{$steps.reserve.outputs.id}" }
+            outputs: { id: $response.body#/id }
+            compensate: refund
+          - id: ship
+            request: { method: POST, path: "/shipments/{$steps.charge.outputs.id}" }
+          - id: refund
+            on-demand: true
+            request: { method: POST, path: "/refunds/{$steps.charge.outputs.id}" }
+        """
+
+    /// The saga's server: the shipment and the refund answer these statuses, by default failures.
+    static func sagaServer(shipment: Int = 503, refund: Int = 500) -> ScriptedDispatcher {
+        ScriptedDispatcher { request, _ in
             switch request.path {
             case "/reservations": json(201, #"{"id":"r1"}"#)
             case "/charges/r1": json(201, #"{"id":"c1"}"#)
-            case "/refunds/c1": json(500, #"{"message":"refund service down"}"#)
+            case "/refunds/c1": json(refund, #"{"message":"refund service down"}"#)
             case "/reservations/r1": json(204, "")
-            default: json(503, "{}")
+            default: json(shipment, "{}")
             }
         }
+    }
+
+    @Test func compensationsUndoSucceededStepsInReverseAndReportTheirOwnFailures() async throws {
+        let workflow = Self.saga
+        let dispatcher = Self.sagaServer()
         let report = try await run(workflow, on: dispatcher)
         #expect(dispatcher.calls == [
             "POST /reservations", "POST /charges/r1", "POST /shipments/c1", "POST /refunds/c1",
@@ -183,6 +192,19 @@ struct FailureHandlingTests {
         ])
         #expect(report.steps.map(\.id) == ["pay", "book", "book/compensate"])
         #expect(report.steps.map(\.status) == [.failed, .succeeded, .succeeded])
+    }
+
+    @Test func aRunWhoseWorkflowOutputCannotBeProducedIsCompensatedAfterItsLastStep() async throws {
+        let dispatcher = Self.sagaServer(shipment: 201, refund: 201)
+        let report = try await run(Self.saga + "\noutputs: { code: $steps.charge.outputs.id#/code }", on: dispatcher)
+        let error = try #require(report.error)
+        #expect(error.message.hasPrefix("cannot produce workflow output 'code': "), "\(error.message)")
+        #expect(error.location?.line != nil)
+        #expect(dispatcher.calls == [
+            "POST /reservations", "POST /charges/r1", "POST /shipments/c1", "POST /refunds/c1",
+            "DELETE /reservations/r1",
+        ])
+        #expect(report.steps.map(\.id) == ["reserve", "charge", "ship", "refund", "reserve/compensate"])
     }
 
     @Test func compensationsMayNotReadStepsThatRanLater() {

@@ -147,6 +147,31 @@ struct ForEachTests {
         #expect(report.steps.first?.outputs["errors"]?.serialized().contains("s3cret") == false)
     }
 
+    @Test func aStepCancelledByAnotherStepsFailureStartsNoFurtherItem() async throws {
+        // The report step reads nothing of details: it runs beside it, and its failure ends the run.
+        let dispatcher = ScriptedDispatcher { request, _ in
+            if request.url.hasSuffix("/items") {
+                return json(200, "[" + (0..<100).map { #"{"id": "\#($0)"}"# }.joined(separator: ",") + "]")
+            }
+            if request.url.hasSuffix("/report") {
+                try await Task.sleep(for: .milliseconds(30))
+                return json(500, "{}")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+            return json(200, #"{"name": "x"}"#)
+        }
+        let report = try await run(
+            Self.workflow(extra: "onItemFailure: skip", reader: "body: { first: true }"), on: dispatcher)
+        #expect(report.error?.stepID == "report")
+        let details = try #require(report.steps.first { $0.id == "details" })
+        // A skipped item does not make a cancelled step succeed, and the items after the cancellation are not sent.
+        #expect(details.status == .failed)
+        #expect(details.error?.code == .cancelled)
+        #expect(details.error?.message.hasPrefix("the run was cancelled before item ") == true,
+                "\(String(describing: details.error))")
+        #expect(dispatcher.requests.count < 50)
+    }
+
     @Test func anEmptyArraySendsNothingAndGivesEmptyOutputs() async throws {
         let dispatcher = Self.server([])
         let report = try await run(Self.workflow(), on: dispatcher)

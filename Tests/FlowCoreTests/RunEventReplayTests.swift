@@ -196,6 +196,27 @@ struct RunEventReplayTests {
         try Self.expectResumesAfterEveryEvent(events, of: compiled)
     }
 
+    /// A failed run's compensations are events too: the replay records their reports where the run did, and
+    /// resumes from a snapshot taken before, between or after them.
+    @Test func aFailedRunsCompensationsReplayAndResume() async throws {
+        let dispatcher = FailureHandlingTests.sagaServer()
+        let compiled = try plan(FailureHandlingTests.saga)
+        var runner = engine(dispatcher)
+        let journal = RunEventLog()
+        runner.journal = journal
+        let report = await runner.run(compiled, inputs: [:], environment: [:])
+        let error = try #require(report.error)
+        #expect(error.message.contains("compensation 'refund' of step 'charge' failed too"))
+        let events = try JSONDecoder().decode([RunEvent].self, from: JSONEncoder().encode(journal.recorded))
+        #expect(events.filter { if case .compensationFinished = $0 { true } else { false } }.count == 2)
+        let (whole, reports) = Self.replay(events, of: compiled)
+        #expect(reports.map(\.id) == report.steps.map(\.id))
+        #expect(reports.map(\.id) == ["reserve", "charge", "ship", "refund", "reserve/compensate"])
+        #expect(reports.map(\.status) == report.steps.map(\.status))
+        #expect(whole.isEnding)
+        try Self.expectResumesAfterEveryEvent(events, of: compiled)
+    }
+
     @Test func eventsEncodeAsJSONThatNamesWhatHappened() throws {
         var result = StepResult(
             outputs: ["token": "t-1"],

@@ -55,6 +55,7 @@ struct RunStateMachineTests {
             case .caught(let id, let action, let code): "caught \(id) by \(action) (\(code.name))"
             case .runHandler(let id, _, _): "run handler \(id)"
             case .cancelRunningSteps: "cancel running"
+            case .runCompensation(let id, _): "compensate \(id)"
             case .finish(let outcome):
                 if let error = outcome.error {
                     "finish: \(error.code.name): \(error.message)"
@@ -290,6 +291,157 @@ struct RunStateMachineTests {
         #expect(run.succeeded.map(\.id) == ["a"])
         #expect(run.succeeded.first?.outputs.named == ["a": ["x": 7]])
     }
+
+    /// Steps `a` (compensated by an inline request) and `b` (by the on-demand step `undo`), then `c`, in a chain.
+    static let saga = """
+          - id: a
+            request: { method: POST, path: "https://api.test/a" }
+            outputs: { x: $response.body#/x }
+            compensate: { request: { method: DELETE, path: "https://api.test/a/{$steps.a.outputs.x}" } }
+          - { id: b, request: { method: POST, path: "https://api.test/b" }, after: a, compensate: undo }
+          - { id: c, request: { method: POST, path: "https://api.test/c" }, after: b }
+          - { id: undo, on-demand: true, request: { method: POST, path: "https://api.test/undo" } }
+        """
+
+    /// The saga after `a` and `b` succeeded and `c` failed, drained: the actions of the drain.
+    func failedSaga(_ more: String = "") throws -> (RunStateMachine, [RunStateMachine.Action]) {
+        var run = try machine(Self.workflow(Self.saga, more: more))
+        _ = run.start()
+        _ = run.stepFinished(succeeded("a", ["x": 7]), runCancelled: false)
+        _ = run.stepFinished(succeeded("b"), runCancelled: false)
+        #expect(words(run.stepFinished(failed("c"), runCancelled: false)) == ["record c failed", "cancel running"])
+        let actions = run.drained()
+        return (run, actions)
+    }
+
+    @Test func aFailedRunCompensatesItsSucceededStepsMostRecentFirstOneAtATime() throws {
+        var (run, drained) = try failedSaga()
+        #expect(words(drained) == ["compensate b"])
+        #expect(run.isEnding)
+        #expect(words(run.compensationFinished(succeeded("undo"))) == ["record undo succeeded", "compensate a"])
+        let actions = run.compensationFinished(succeeded("a/compensate"))
+        #expect(words(actions) == ["record a/compensate succeeded", "finish: http: status 500"])
+    }
+
+    @Test func aCompensationReadsTheOutputsKnownWhenItsStepSucceeded() throws {
+        let (_, drained) = try failedSaga()
+        guard case .runCompensation("b", let outputs)? = drained.first else {
+            Issue.record("expected b's compensation, got \(words(drained))")
+            return
+        }
+        #expect(outputs.named == ["a": ["x": 7], "b": [:]])
+    }
+
+    @Test func aFailedCompensationDoesNotStopTheOthersAndTheErrorNamesEachThatFailed() throws {
+        var (run, _) = try failedSaga()
+        #expect(words(run.compensationFinished(failed("undo", .transport, status: nil)))
+            == ["record undo failed", "compensate a"])
+        #expect(words(run.compensationFinished(failed("a/compensate"))) == [
+            "record a/compensate failed",
+            "finish: http: status 500; compensation 'undo' of step 'b' failed too: status 0; "
+                + "compensation 'a/compensate' of step 'a' failed too: status 500",
+        ])
+    }
+
+    @Test func aCancelledRunIsNotCompensated() throws {
+        var run = try machine(Self.workflow(Self.saga))
+        _ = run.start()
+        _ = run.stepFinished(succeeded("a", ["x": 7]), runCancelled: false)
+        _ = run.stepFinished(failed("b", .cancelled, status: nil), runCancelled: true)
+        #expect(words(run.drained()) == ["record c skipped", "finish: cancelled: the run was cancelled"])
+    }
+
+    @Test func aRunWithoutSucceededCompensatedStepsFinishesAtOnce() throws {
+        var run = try machine(Self.workflow(Self.saga))
+        _ = run.start()
+        _ = run.stepFinished(failed("a"), runCancelled: false)
+        #expect(words(run.drained()) == ["record b skipped", "record c skipped", "finish: http: status 500"])
+    }
+
+    @Test func theDeadlineChangesNothingOnceCompensationsRun() throws {
+        var (run, _) = try failedSaga()
+        #expect(run.deadlinePassed(.seconds(1)).isEmpty)
+        #expect(words(run.compensationFinished(succeeded("undo"))) == ["record undo succeeded", "compensate a"])
+    }
+
+    @Test func aWorkflowOutputThatCannotBeProducedFailsTheRunAndCompensatesIt() throws {
+        var run = try machine(Self.workflow(Self.saga, more: "outputs: { x: $steps.a.outputs.x }"))
+        _ = run.start()
+        _ = run.stepFinished(succeeded("a"), runCancelled: false)  // Without the x the output reads.
+        _ = run.stepFinished(succeeded("b"), runCancelled: false)
+        let actions = run.stepFinished(succeeded("c"), runCancelled: false)
+        #expect(words(actions) == ["record c succeeded", "compensate b"])
+        _ = run.compensationFinished(succeeded("undo"))
+        guard case .finish(let outcome)? = run.compensationFinished(succeeded("a/compensate")).last,
+              let error = outcome.error
+        else {
+            Issue.record("the run did not fail")
+            return
+        }
+        #expect(error.message.hasPrefix("cannot produce workflow output 'x': "), "\(error.message)")
+        #expect(error.location?.line != nil)
+    }
+
+    @Test func theWorkflowOutputsAreProducedWhenEveryStepIsOver() throws {
+        var run = try machine(Self.workflow(Self.saga, more: "outputs: { x: $steps.a.outputs.x }"))
+        _ = run.start()
+        _ = run.stepFinished(succeeded("a", ["x": 7]), runCancelled: false)
+        _ = run.stepFinished(succeeded("b"), runCancelled: false)
+        guard case .finish(let outcome)? = run.stepFinished(succeeded("c"), runCancelled: false).last else {
+            Issue.record("the run did not finish")
+            return
+        }
+        #expect(outcome.error == nil)
+        #expect(outcome.outputs == ["x": 7])
+    }
+
+    /// A succeeded step's result, for exit tests: their bodies capture nothing, so they cannot call the instance
+    /// helpers.
+    static func result(_ id: String, _ error: FlowError? = nil) -> StepResult {
+        var report = StepReport(
+            id: id, status: .succeeded, attempts: [], startedAfter: .zero, duration: .zero, outputs: [:])
+        if let error {
+            report.status = .failed
+            report.error = error
+        }
+        return StepResult(outputs: [:], report: report, error: error)
+    }
+
+    /// An event the state cannot take is a bug in the driver: the machine stops the process rather than guess.
+    @Test func anEventTheCompensationsCannotTakeIsAPreconditionFailure() async {
+        // A compensation that finishes while none runs.
+        await #expect(processExitsWith: .failure) {
+            let scope = RunScope(inputs: [:], environment: [:], variables: RunVariables([:]), response: nil)
+            var run = RunStateMachine(plan: try plan(Self.workflow(Self.saga)), scope: scope, limit: 8, seed: nil)
+            _ = run.start()
+            _ = run.compensationFinished(Self.result("undo"))
+        }
+        // A step that finishes while the compensations run.
+        await #expect(processExitsWith: .failure) {
+            let scope = RunScope(inputs: [:], environment: [:], variables: RunVariables([:]), response: nil)
+            var run = RunStateMachine(plan: try plan(Self.workflow(Self.saga)), scope: scope, limit: 8, seed: nil)
+            _ = run.start()
+            _ = run.stepFinished(Self.result("a"), runCancelled: false)
+            _ = run.stepFinished(Self.result("b", FlowError(.transport, "reset")), runCancelled: false)
+            _ = run.drained()
+            _ = run.stepFinished(Self.result("a"), runCancelled: false)
+        }
+    }
+
+    @Test func aSnapshotTakenWhileCompensatingResumesThere() throws {
+        let yaml = Self.workflow(Self.saga)
+        var (run, _) = try failedSaga()
+        _ = run.compensationFinished(failed("undo", .transport, status: nil))
+        let data = try JSONEncoder().encode(run.snapshot)
+        let scope = RunScope(inputs: [:], environment: [:], variables: RunVariables([:]), response: nil)
+        var resumed = RunStateMachine(
+            plan: try plan(yaml), scope: scope, limit: 8, seed: nil,
+            resuming: try JSONDecoder().decode(RunStateMachine.Snapshot.self, from: data))
+        #expect(words(resumed.compensationFinished(succeeded("a/compensate"))) == [
+            "record a/compensate succeeded",
+            "finish: http: status 500; compensation 'undo' of step 'b' failed too: status 0",
+        ])
+    }
 }
 
 /// The machine's events returning their actions, for tests that look at one event's actions at a time.
@@ -321,6 +473,12 @@ extension RunStateMachine {
     mutating func drained() -> [Action] {
         var actions: [Action] = []
         drained(into: &actions)
+        return actions
+    }
+
+    mutating func compensationFinished(_ result: StepResult) -> [Action] {
+        var actions: [Action] = []
+        compensationFinished(result, into: &actions)
         return actions
     }
 }

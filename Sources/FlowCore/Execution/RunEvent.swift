@@ -4,11 +4,12 @@ import Synchronization
 /// decides on reaches it.
 ///
 /// A ``RunStateMachine`` is a pure function of its plan, the run's inputs and environment, and the events it
-/// was given: every value that comes from outside — a step's result, the vars as steps left them, whether the
-/// run's task was cancelled, the deadline, and every random value the driver drew for a step (the seed of its
-/// `Idempotency-Key`) — arrives in an event. So the events of a run, recorded in order and decoded again,
-/// bring a new machine to the same state, with the same actions on the way: the base of a run journal that
-/// resumes a run after a crash and sends a step's retried request with the key it sent before.
+/// was given: every value that comes from outside — a step's, handler's or compensation's result, the vars as
+/// steps left them, whether the run's task was cancelled, the deadline, and every random value the driver drew
+/// for a step (the seed of its `Idempotency-Key`) — arrives in an event. So the events of a run, recorded in
+/// order and decoded again, bring a new machine to the same state, with the same actions on the way: the base
+/// of a run journal that resumes a run after a crash and sends a step's retried request with the key it sent
+/// before.
 ///
 /// Events carry the run's values as they are, secrets included (a resumed run needs the token it had): a store
 /// of them must be protected as the secrets themselves are. Reports, logs and spans stay redacted.
@@ -26,6 +27,9 @@ enum RunEvent: Sendable, Codable {
     case deadlinePassed(Duration)
     /// The steps running when the machine asked to cancel them have all reported.
     case drained
+    /// The compensation the machine asked for with ``RunStateMachine/Action/runCompensation(stepID:outputs:)``
+    /// finished. It carries no vars: once the run has failed, nothing the machine decides reads them.
+    case compensationFinished(StepResult)
 }
 
 /// Where a run's events go as they happen, in order: a journal.

@@ -71,7 +71,7 @@ struct RunExecution: Sendable {
         for (name, value) in inputs where plan.secretInputs.contains(name) { redactor.add(value) }
 
         let secretVariables = plan.secretVariables
-        var scope = RunScope(
+        let scope = RunScope(
             inputs: inputs, environment: environment, variables: RunVariables([:]), response: nil)
         for binding in plan.workflow.vars {
             do {
@@ -98,38 +98,12 @@ struct RunExecution: Sendable {
             secretVariables: secretVariables, nestedReports: nested, circuitBreakers: engine.circuitBreakers,
             tracer: tracer, decoding: ResponseDecoding(parsers: engine.parsers),
             nestedRuns: NestedRunContext(engine: engine, environment: processEnvironment))
-        var outcome = await schedule(runner: runner, scope: scope)
-        if outcome.error == nil && !outcome.endedEarly {
-            scope.stepOutputs = completedOutputs
-            for output in plan.workflow.outputs {
-                do {
-                    outcome.outputs[output.name.value] = try scope.evaluate(output.value)
-                } catch {
-                    var error = redactor.redact(error)
-                    error.message = "cannot produce workflow output '\(output.name.value)': \(error.message)"
-                    error.location = output.name.location
-                    outcome = Outcome(error: error)
-                    break
-                }
-            }
-        }
-        // A failed run undoes what it did; a cancelled one stops at once.
-        if var error = outcome.error, error.code != .cancelled {
-            error.message += await compensate(runner: runner, scope: scope)
-            outcome.error = error
-        }
-        return outcome
+        return await schedule(runner: runner, scope: scope)
     }
 
-    /// The outputs of the steps that completed (or were given fallback outputs), once the steps have run.
-    private var completedOutputs = OutputTable()
-    /// The steps with a compensation that succeeded, with the outputs known when each did, once the steps have
-    /// run (see ``RunStateMachine/succeeded``).
-    private var succeeded: [(id: String, outputs: OutputTable)] = []
-
-    /// Runs the regular steps as their dependencies complete, at most `maxConcurrentSteps` at a time: the driver
-    /// of a ``RunStateMachine``, which decides; this only runs steps and handlers, awaits them and the deadline,
-    /// and records reports.
+    /// Runs the regular steps as their dependencies complete, at most `maxConcurrentSteps` at a time, and a failed
+    /// run's compensations: the driver of a ``RunStateMachine``, which decides (and produces the workflow outputs);
+    /// this only runs steps, handlers and compensations, awaits them and the deadline, and records reports.
     private mutating func schedule(runner: StepRunner, scope: RunScope) async -> Outcome {
         var machine = RunStateMachine(
             plan: plan, scope: scope, limit: engine.maxConcurrentSteps, seed: engine.readyOrderSeed)
@@ -203,10 +177,20 @@ struct RunExecution: Sendable {
                     case .cancelRunningSteps:
                         group.cancelAll()
                         draining = true
-                    case .finish(let outcome):
+                    case .runCompensation(let id, let outputs):
+                        // The run's steps are over: only the deadline timer is left in the group, and a failed
+                        // run's compensations do not race it.
+                        group.cancelAll()
+                        var compensationScope = scope
+                        compensationScope.stepOutputs = outputs
+                        let result = await runner.run(plan.compensations[id]!, scope: compensationScope)
+                        record(contentsOf: runner.nestedReports.drain())
+                        Self.take(
+                            .compensationFinished(result), machine: &machine, journal: journal, actions: &actions)
+                    case .finish(var outcome):
                         group.cancelAll()  // Stops the deadline timer.
-                        completedOutputs = machine.completedOutputs
-                        succeeded = machine.succeeded
+                        // The machine has no redactor: a workflow output it could not produce may name a secret.
+                        outcome.error = outcome.error.map { redactor.redact($0) }
                         return outcome
                     }
                     index += 1
@@ -293,26 +277,6 @@ struct RunExecution: Sendable {
         /// The seed the driver drew for this start (``RunEvent/stepStarted(id:seed:)``), for a step that sends an
         /// `Idempotency-Key`.
         var seed: UInt64?
-    }
-
-    /// Undoes the succeeded steps that declare `compensate:`, most recent first.
-    ///
-    /// Every compensation runs even when an earlier one fails; their reports join the run's.
-    /// - Returns: Text to append to the run's error about failed compensations, or the empty string.
-    private mutating func compensate(runner: StepRunner, scope: RunScope) async -> String {
-        var failures: [String] = []
-        var scope = scope
-        for (id, outputs) in succeeded.reversed() {
-            guard let compensation = plan.compensations[id] else { continue }
-            scope.stepOutputs = outputs
-            let result = await runner.run(compensation, scope: scope)
-            record(contentsOf: runner.nestedReports.drain())
-            record(result.report)
-            if let error = result.error {
-                failures.append("compensation '\(compensation.id)' of step '\(id)' failed too: \(error.message)")
-            }
-        }
-        return failures.isEmpty ? "" : "; " + failures.joined(separator: "; ")
     }
 
     /// What the scheduling task group reports.

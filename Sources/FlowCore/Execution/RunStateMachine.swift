@@ -1,26 +1,41 @@
 /// The decisions of one run, as a value: which steps start, what a failed step's `on-error` and `catch` rules
 /// lead to, and when and how the run ends.
 ///
-/// Events go in (a step or a handler finished, the deadline passed, the running steps were drained) and
-/// actions come out (start a step, record a report, run a handler, cancel the running steps, finish). It
-/// performs no I/O and reads no clock: ``RunExecution`` is the driver that runs the steps, awaits their
-/// results and feeds them back, and everything it observes (a finished step's result, whether the run's task
-/// was cancelled) arrives in an event. AsyncHTTPClient's `HTTPRequestStateMachine` is the model.
+/// Events go in (a step, a handler or a compensation finished, the deadline passed, the running steps were
+/// drained) and actions come out (start a step, record a report, run a handler, cancel the running steps, run
+/// a compensation, finish). It performs no I/O and reads no clock: ``RunExecution`` is the driver that runs
+/// the steps, awaits their results and feeds them back, and everything it observes (a finished step's result,
+/// whether the run's task was cancelled) arrives in an event. AsyncHTTPClient's `HTTPRequestStateMachine` is
+/// the model.
 ///
 /// ```text
 ///            start / stepFinished / handlerFinished
 ///   ┌──────────────┐  run: rule   ┌──────────────────┐
 ///   │  scheduling  │─────────────▶│ awaitingHandler  │
 ///   └──────────────┘◀─────────────└──────────────────┘
-///      │ failure, end, deadline,     │ handler failed, then: fail
-///      ▼ goto over its limit         ▼
-///   ┌──────────────┐  drained   ┌──────────┐
-///   │    ending    │───────────▶│ finished │◀── nothing left to start (no ending needed)
-///   └──────────────┘            └──────────┘
+///    │  │  │ failure, end, deadline,   │ the handler failed,
+///    │  │  ▼ goto over its limit       ▼ or then: fail
+///    │  │ ┌──────────────────────────────────┐
+///    │  │ │              ending              │
+///    │  │ └──────────────────────────────────┘
+///    │  │  │ drained: failed, not         │ drained: ended early,
+///    │  │  ▼ cancelled, steps to undo     ▼ cancelled, nothing to undo
+///    │  │ ┌─────────────────┐            ┌──────────┐
+///    │  └▶│ compensating(i) │───────────▶│ finished │
+///    │    └─────────────────┘  i == 0    └──────────┘
+///    │      ▲  │ compensationFinished, i > 0:  ▲
+///    │      └──┘ runCompensation(i - 1)        │
+///    └─────────────────────────────────────────┘
+///   nothing left to start: the workflow's outputs are produced (to finished), or one fails (to compensating)
 /// ```
 ///
-/// Catch-rule conditions and `fallback`/`end` values are evaluated here, against the run's inputs, vars and the
-/// outputs recorded so far: evaluation is computation, not I/O.
+/// Catch-rule conditions, `fallback`/`end` values and the workflow's outputs are evaluated here, against the
+/// run's inputs, vars and the outputs recorded so far: evaluation is computation, not I/O.
+///
+/// A run that failed (not one that was cancelled) undoes its succeeded steps that declare `compensate:`, most
+/// recent first, one at a time: `compensating(i)` runs the compensation of ``succeeded``[i], each with the
+/// outputs known when its step succeeded. Every compensation runs even when an earlier one failed, and the
+/// run's error names each that failed.
 struct RunStateMachine {
     /// What the driver does next.
     enum Action {
@@ -41,7 +56,12 @@ struct RunStateMachine {
         /// Cancel the running steps and deliver each one's result with ``stepFinished(_:runCancelled:into:)``, then
         /// call ``drained(into:)``.
         case cancelRunningSteps
-        /// The run is over, with this outcome.
+        /// Run the compensation of step `stepID` now, before any other event, in the run's scope with these step
+        /// outputs (those known when the step succeeded), and report its result with
+        /// ``compensationFinished(_:into:)``. Nothing else runs: the run's steps are over.
+        case runCompensation(stepID: String, outputs: OutputTable)
+        /// The run is over, with this outcome: the workflow outputs, or the error with what its compensations
+        /// said when they failed too.
         case finish(RunExecution.Outcome)
     }
 
@@ -50,7 +70,20 @@ struct RunStateMachine {
         /// A `run:` rule's handler is running for `stepID`.
         case awaitingHandler(stepID: String, then: CatchRule.Continuation, error: FlowError)
         case ending(Ending)
+        /// The failed run undoes what it did: the compensation of `succeeded[index]` is running.
+        case compensating(Compensating)
         case finished
+    }
+
+    /// How far a failed run's compensations are.
+    fileprivate struct Compensating: Codable {
+        /// The run's outcome, whose error the failed compensations extend.
+        var outcome: RunExecution.Outcome
+        /// The index in ``RunStateMachine/succeeded`` of the step whose compensation is running; they run from
+        /// the last down to the first.
+        var index: Int
+        /// What each failed compensation said, in the order they ran.
+        var failures: [String]
     }
 
     /// How an ending run ends, once its running steps are drained.
@@ -140,7 +173,7 @@ struct RunStateMachine {
     /// Whether the run has ended or is ending: a deadline that passes now changes nothing.
     var isEnding: Bool {
         switch state {
-        case .ending, .finished: true
+        case .ending, .compensating, .finished: true
         case .scheduling, .awaitingHandler: false
         }
     }
@@ -165,6 +198,8 @@ struct RunStateMachine {
             deadlinePassed(deadline, into: &actions)
         case .drained:
             drained(into: &actions)
+        case .compensationFinished(let result):
+            compensationFinished(result, into: &actions)
         }
     }
 
@@ -195,7 +230,7 @@ struct RunStateMachine {
                 recordSuccess(of: result.report.id)
             }
             return
-        case .finished, .awaitingHandler:
+        case .finished, .awaitingHandler, .compensating:
             preconditionFailure("a step finished while the run was \(state)")
         case .scheduling:
             break
@@ -305,9 +340,23 @@ struct RunStateMachine {
     /// Every step that was running when ``Action/cancelRunningSteps`` was asked for has reported its result.
     mutating func drained(into actions: inout [Action]) {
         guard case .ending(let ending) = state else { preconditionFailure("drained while the run was \(state)") }
-        state = .finished
         for id in ending.waiting { actions.append(.record(.skipped(id))) }
-        actions.append(.finish(ending.outcome))
+        conclude(ending.outcome, into: &actions)
+    }
+
+    /// The compensation that ``Action/runCompensation(stepID:outputs:)`` ran has finished.
+    mutating func compensationFinished(_ result: StepResult, into actions: inout [Action]) {
+        guard case .compensating(var compensating) = state else {
+            preconditionFailure("a compensation finished while the run was \(state)")
+        }
+        actions.append(.record(result.report))
+        if let error = result.error {
+            let id = succeeded[compensating.index].id
+            compensating.failures.append(
+                "compensation '\(plan.compensations[id]!.id)' of step '\(id)' failed too: \(error.message)")
+        }
+        compensating.index -= 1
+        compensate(compensating, into: &actions)
     }
 
     // MARK: Transitions
@@ -366,8 +415,61 @@ struct RunStateMachine {
         guard running == 0 else { return }
         // Steps still waiting can never start (a dependency that never completes): they are skipped.
         for id in schedule.waitingIDs { actions.append(.record(.skipped(id))) }
+        var outcome = RunExecution.Outcome()
+        do throws(FlowError) {
+            outcome.outputs = try workflowOutputs()
+        } catch {
+            outcome = RunExecution.Outcome(error: error)
+        }
+        conclude(outcome, into: &actions)
+    }
+
+    /// The workflow's declared outputs, evaluated once every step is over.
+    /// - Throws: ``FlowError`` naming the first output that cannot be produced, at its location.
+    private func workflowOutputs() throws(FlowError) -> [String: JSONValue] {
+        let outputs = plan.workflow.outputs
+        guard !outputs.isEmpty else { return [:] }
+        let scope = readyScope
+        var values: [String: JSONValue] = [:]
+        for output in outputs {
+            do throws(FlowError) {
+                values[output.name.value] = try scope.evaluate(output.value)
+            } catch {
+                var error = error
+                error.message = "cannot produce workflow output '\(output.name.value)': \(error.message)"
+                error.location = output.name.location
+                throw error
+            }
+        }
+        return values
+    }
+
+    /// The run's steps are over with `outcome`. A failed run (not a cancelled one) compensates its succeeded steps
+    /// first, the most recent first; any other finishes now.
+    private mutating func conclude(_ outcome: RunExecution.Outcome, into actions: inout [Action]) {
+        guard let error = outcome.error, error.code != .cancelled, !succeeded.isEmpty else {
+            state = .finished
+            actions.append(.finish(outcome))
+            return
+        }
+        compensate(Compensating(outcome: outcome, index: succeeded.count - 1, failures: []), into: &actions)
+    }
+
+    /// Runs the compensation at `compensating.index`, or, once the first succeeded step's has run, finishes with the
+    /// run's error and what the failed compensations said.
+    private mutating func compensate(_ compensating: Compensating, into actions: inout [Action]) {
+        if compensating.index >= 0 {
+            state = .compensating(compensating)
+            let (id, outputs) = succeeded[compensating.index]
+            actions.append(.runCompensation(stepID: id, outputs: outputs))
+            return
+        }
         state = .finished
-        actions.append(.finish(RunExecution.Outcome()))
+        var outcome = compensating.outcome
+        if !compensating.failures.isEmpty {
+            outcome.error?.message += "; " + compensating.failures.joined(separator: "; ")
+        }
+        actions.append(.finish(outcome))
     }
 
     /// The run's scope with the outputs completed so far: what a ready step's `if`, `switch` and `else` read.

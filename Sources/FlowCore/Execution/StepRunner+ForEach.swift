@@ -8,7 +8,10 @@ extension StepRunner {
     ///
     /// With `onItemFailure: fail` the first failed item fails the step and no further item starts (those
     /// running are cancelled); with `skip` a failed item is left out of the outputs; with `collect` it is
-    /// `null` in them and its error is listed in the `errors` output.
+    /// `null` in them and its error is listed in the `errors` output. A cancelled step starts no further item.
+    ///
+    /// This is the driver of an ``ItemStateMachine``, which makes those decisions: this runs the items it starts
+    /// in a task group, keeps their results, and builds the step's outputs and report from them.
     func runItems(of planned: PlannedStep, _ forEach: ForEach, scope: RunScope, span: (any Span)?) async
         -> StepResult
     {
@@ -32,39 +35,59 @@ extension StepRunner {
         }
         report.itemCount = items.count
 
-        // Each item's result, by index; the items start in order, at most maxConcurrency at once.
+        // Each item's result, by index. The machine decides which items start and when the step is done; this
+        // runs them, at most maxConcurrency at a time, and keeps what they return.
         var results = [StepResult?](repeating: nil, count: items.count)
-        var firstFailure: Int?
-        await withTaskGroup(of: (Int, StepResult).self) { group in
-            var next = 0
-            func startNext() {
-                let index = next
-                next += 1
-                var itemScope = scope
-                itemScope.item = items[index]
-                itemScope.position.item = index
-                group.addTask { (index, await runStep(planned, scope: itemScope, asRefresh: false, span: span)) }
-            }
-            while next < min(forEach.maxConcurrency, items.count) { startNext() }
-            while let (index, result) = await group.next() {
-                results[index] = result
-                if let error = result.error, forEach.onItemFailure == .fail {
-                    // The items cancelled because of the first failure are not failures of their own.
-                    if firstFailure == nil || (error.code != .cancelled && index < firstFailure!) {
-                        firstFailure = index
+        let outcome = await withTaskGroup(of: (Int, StepResult).self) { group in
+            var machine = ItemStateMachine(
+                maxConcurrency: forEach.maxConcurrency, onItemFailure: forEach.onItemFailure)
+            var action = machine.apply(.started(itemCount: items.count))
+            while true {
+                switch action {
+                case .startItems(let indices):
+                    for index in indices {
+                        var itemScope = scope
+                        itemScope.item = items[index]
+                        itemScope.position.item = index
+                        group.addTask {
+                            (index, await runStep(planned, scope: itemScope, asRefresh: false, span: span))
+                        }
                     }
+                case .cancelRunningItems:
                     group.cancelAll()
-                    continue
+                case .wait:
+                    break
+                case .finish(let outcome):
+                    return outcome
                 }
-                if firstFailure == nil, next < items.count { startNext() }
+                // Until it finishes, the machine has items running: the group has a result to wait for.
+                guard let (index, result) = await group.next() else {
+                    preconditionFailure("the items of step '\(planned.id)' wait for nothing")
+                }
+                results[index] = result
+                // A cancelled step starts no further item: the machine hears of the cancellation before the report
+                // that would start one. The reporting item still counts as running, so the answer is to cancel the
+                // running items, or to wait when a failure already did.
+                if Task.isCancelled && !machine.cancelled, case .cancelRunningItems = machine.apply(.cancelled) {
+                    group.cancelAll()
+                }
+                action = machine.apply(.itemFinished(
+                    index: index, outcome: result.error.map { .failed($0.code) } ?? .succeeded))
             }
         }
 
         for case let result? in results { report.attempts += result.report.attempts }
         report.duration = started.duration(to: clock.now)
-        if let firstFailure, let result = results[firstFailure], var error = result.error {
-            error.message = "item \(firstFailure): " + error.message
+        switch outcome {
+        case .failed(let item):
+            let result = results[item]!
+            var error = result.error!
+            error.message = "item \(item): " + error.message
             return failed(error, response: result.failedResponse)
+        case .cancelled(let itemsStarted):
+            return failed(FlowError(.cancelled, "the run was cancelled before item \(itemsStarted) started"))
+        case .completed:
+            break
         }
         let collects = forEach.onItemFailure == .collect
         var outputs: [String: JSONValue] = [:]
