@@ -27,6 +27,8 @@ public struct Plan: Sendable {
         let stepGraph: StepGraph
         /// The steps, then the compensations by the id of the step they undo.
         let stepsAndCompensations: [PlannedStep]
+        /// Whether each step, by position, declares `compensate:`.
+        let compensated: [Bool]
 
         /// The steps' outputs by position, which a run's ``OutputTable`` and the plan's resolved expressions use.
         let outputLayout: OutputLayout
@@ -58,7 +60,12 @@ public struct Plan: Sendable {
                 steps.indices.map { (steps[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
             let lowered = self.compensations
             self.stepsAndCompensations = self.steps + lowered.keys.sorted().compactMap { lowered[$0] }
-            self.stepGraph = StepGraph(self.steps.filter { !$0.step.onDemand }.map { ($0.id, $0.dependencies) })
+            let planned = self.steps
+            let regular = planned.indices.filter { !planned[$0].step.onDemand }
+            self.stepGraph = StepGraph(
+                regular.map { (planned[$0].id, planned[$0].dependencies) }, planPositions: regular,
+                planStepCount: planned.count)
+            self.compensated = planned.map { lowered[$0.id] != nil }
         }
     }
 
@@ -79,6 +86,10 @@ public struct Plan: Sendable {
     package var outputTypes: [String: JSONSchema] { storage.outputTypes }
     /// The steps' outputs by position: what a run's ``OutputTable`` is laid out by.
     var outputLayout: OutputLayout { storage.outputLayout }
+    /// Whether each step, by position, declares `compensate:`.
+    var compensated: [Bool] { storage.compensated }
+    /// The position in ``steps`` of step `id`, the first when ids repeat.
+    func position(of id: String) -> Int? { storage.stepIndex[id] }
     /// Every step, then the compensations by the id of the step they undo: what a run's preflight checks.
     var stepsAndCompensations: [PlannedStep] { storage.stepsAndCompensations }
     /// The regular steps and their dependencies, by position: what every run's schedule starts from.

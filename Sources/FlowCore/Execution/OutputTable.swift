@@ -53,6 +53,15 @@ struct OutputTable: Sendable {
         }
     }
 
+    /// Records `outputs` as those of the step at `position`, as setting ``subscript(_:)`` by its id does.
+    mutating func set(_ outputs: [String: JSONValue], at position: Int) {
+        let names = layout.outputNames[position]
+        var values: [JSONValue?] = []
+        values.reserveCapacity(names.count)
+        for name in names { values.append(outputs[name]) }
+        self.values[position] = values
+    }
+
     /// The value of output `output` of step `id`, looked up by name: `.some(nil)` when the step completed
     /// without it, `nil` when the step has produced no outputs.
     func value(step id: String, output: String) -> JSONValue?? {

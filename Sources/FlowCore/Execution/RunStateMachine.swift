@@ -104,8 +104,8 @@ struct RunStateMachine {
     private var state = State.scheduling
     private var schedule: StepSchedule
     private var running = 0
-    /// How many times each step has started, for `goto`'s `maxVisits`.
-    private var visits: [String: Int] = [:]
+    /// How many times each regular step has started, by its position in the schedule, for `goto`'s `maxVisits`.
+    private var visits: [Int]
     /// The seed the driver drew when each step last started (``RunEvent/stepStarted(id:seed:)``).
     private(set) var seeds: [String: UInt64] = [:]
 
@@ -138,7 +138,8 @@ struct RunStateMachine {
     /// The run's state now.
     var snapshot: Snapshot {
         Snapshot(
-            state: state, schedule: schedule.progress, running: running, visits: visits, seeds: seeds,
+            state: state, schedule: schedule.progress, running: running,
+            visits: Dictionary(uniqueKeysWithValues: zip(schedule.ids, visits).filter { $0.1 > 0 }), seeds: seeds,
             completedOutputs: completedOutputs.named,
             succeeded: succeeded.map { Snapshot.Succeeded(id: $0.id, outputs: $0.outputs.named) },
             vars: scope.variables.snapshot)
@@ -151,7 +152,7 @@ struct RunStateMachine {
         state = snapshot.state
         schedule.restore(snapshot.schedule)
         running = snapshot.running
-        visits = snapshot.visits
+        visits = schedule.ids.map { snapshot.visits[$0] ?? 0 }
         seeds = snapshot.seeds
         completedOutputs = OutputTable(layout: plan.outputLayout, named: snapshot.completedOutputs)
         succeeded = snapshot.succeeded.map { ($0.id, OutputTable(layout: plan.outputLayout, named: $0.outputs)) }
@@ -168,6 +169,12 @@ struct RunStateMachine {
         completedOutputs = OutputTable(layout: plan.outputLayout)
         self.limit = max(1, limit)
         schedule = StepSchedule(plan.stepGraph, seed: seed)
+        visits = Array(repeating: 0, count: plan.stepGraph.ids.count)
+    }
+
+    /// How many times step `id` has started.
+    private func visits(of id: String) -> Int {
+        plan.position(of: id).flatMap(schedule.position(ofPlanPosition:)).map { visits[$0] } ?? 0
     }
 
     /// Whether the run has ended or is ending: a deadline that passes now changes nothing.
@@ -237,9 +244,12 @@ struct RunStateMachine {
         }
         var report = result.report
         guard let error = result.error else {
-            completedOutputs[report.id] = result.outputs
-            schedule.finish(report.id)
-            recordSuccess(of: report.id)
+            // One lookup by name; the rest by the step's position.
+            if let position = plan.position(of: report.id) {
+                completedOutputs.set(result.outputs, at: position)
+                if let index = schedule.position(ofPlanPosition: position) { schedule.finish(at: index) }
+                if plan.compensated[position] { succeeded.append((report.id, completedOutputs)) }
+            }
             actions.append(.record(report))
             scheduleNext(into: &actions)
             return
@@ -297,7 +307,7 @@ struct RunStateMachine {
             return
         case .goto(let target):
             let maxVisits = rule.maxVisits
-            if visits[target.value, default: 0] >= maxVisits {
+            if visits(of: target.value) >= maxVisits {
                 report.status = .failed
                 actions.append(.record(report))
                 var limitError = error
@@ -381,8 +391,8 @@ struct RunStateMachine {
     /// the steps after it go on. So is a switch step whose value matches no case and that has no default; one
     /// whose value chooses a case starts as that case step.
     private mutating func scheduleNext(into actions: inout [Action]) {
-        while running < limit, let id = schedule.startNext() {
-            let planned = plan.step(id)!
+        while running < limit, let (id, index, position) = schedule.startNextStep() {
+            let planned = plan.steps[position]
             if let condition = planned.step.condition {
                 let conditionScope = readyScope
                 if !condition.holds(in: conditionScope) {
@@ -405,7 +415,7 @@ struct RunStateMachine {
                 }
             }
             running += 1
-            visits[id, default: 0] += 1
+            visits[index] += 1
             if let choice {
                 actions.append(.startSwitchCase(planned, choice: choice, outputs: completedOutputs))
             } else {

@@ -71,9 +71,21 @@ struct StepSchedule {
     /// Marks the first ready step (in plan order) as running.
     /// - Returns: Its id, or `nil` when no step is ready.
     mutating func startNext() -> String? {
+        startNextStep()?.id
+    }
+
+    /// Marks the first ready step (in plan order) as running.
+    /// - Returns: Its id, its position here and its position among all the plan's steps, or `nil` when no step
+    ///   is ready.
+    mutating func startNextStep() -> (id: String, position: Int, planPosition: Int)? {
         guard let index = popFirst() else { return nil }
         states[index] = .running
-        return ids[index]
+        return (graph.ids[index], index, graph.planPositions[index])
+    }
+
+    /// The position here of the step at `planPosition` among all the plan's steps; `nil` for an on-demand one.
+    func position(ofPlanPosition planPosition: Int) -> Int? {
+        graph.graphPositions[planPosition]
     }
 
     /// Whether step `id` is running.
@@ -85,7 +97,13 @@ struct StepSchedule {
     ///
     /// Marking a step that is already done again changes nothing; an id that is not a regular step is ignored.
     mutating func finish(_ id: String) {
-        guard let index = graph.position[id], states[index] != .done else { return }
+        guard let index = graph.position[id] else { return }
+        finish(at: index)
+    }
+
+    /// Marks the step at `index` as done, as ``finish(_:)`` does.
+    mutating func finish(at index: Int) {
+        guard states[index] != .done else { return }
         states[index] = .done
         for dependent in graph.dependents[index] {
             unmet[dependent] -= 1
@@ -195,9 +213,22 @@ final class StepGraph: Sendable {
     let initiallyReady: [Int]
     /// Every position, ascending: the rank of each step in plan order.
     let planOrder: [Int]
+    /// Each step's position among all the plan's steps (``Plan/steps``, on-demand ones included).
+    let planPositions: [Int]
+    /// Each of the plan's steps' position here, by its position in the plan; `nil` for an on-demand step.
+    let graphPositions: [Int?]
 
     /// The graph of `steps`, in plan order, each with the ids of the steps it depends on.
-    init(_ steps: [(id: String, dependencies: [String])]) {
+    /// - Parameters:
+    ///   - steps: The regular steps.
+    ///   - planPositions: Each step's position among all the plan's steps; by default, its position in `steps`.
+    ///   - planStepCount: How many steps the plan has in all; by default, as many as `steps`.
+    init(_ steps: [(id: String, dependencies: [String])], planPositions: [Int]? = nil, planStepCount: Int? = nil) {
+        let planPositions = planPositions ?? Array(steps.indices)
+        self.planPositions = planPositions
+        var graphPositions = [Int?](repeating: nil, count: planStepCount ?? steps.count)
+        for (index, position) in planPositions.enumerated() { graphPositions[position] = index }
+        self.graphPositions = graphPositions
         let ids = steps.map(\.id)
         self.ids = ids
         let position = Dictionary(ids.indices.map { (ids[$0], $0) }, uniquingKeysWith: { first, _ in first })
