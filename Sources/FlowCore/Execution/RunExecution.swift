@@ -105,9 +105,32 @@ struct RunExecution: Sendable {
     /// run's compensations: the driver of a ``RunStateMachine``, which decides (and produces the workflow outputs);
     /// this only runs steps, handlers and compensations, awaits them and the deadline, and records reports.
     private mutating func schedule(runner: StepRunner, scope: RunScope) async -> Outcome {
-        var machine = RunStateMachine(
-            plan: plan, scope: scope, limit: engine.maxConcurrentSteps, seed: engine.readyOrderSeed)
+        var drive = Drive(
+            machine: RunStateMachine(
+                plan: plan, scope: scope, limit: engine.maxConcurrentSteps, seed: engine.readyOrderSeed),
+            journal: engine.journal)
+        drive.take(.started(runID: engine.runID, vars: scope.variables.snapshot))
         let deadline = plan.workflow.deadline?.value
+        // While one step at a time can start and no deadline races it, the steps run in this task, without a task
+        // group: nothing could run beside such a step (only its completion can make another step ready), and a
+        // group and a child task per step would cost allocations and thread hand-offs for nothing.
+        if deadline == nil {
+            while true {
+                if let outcome = await perform(&drive, runner: runner, scope: scope, cancelRunning: {}) {
+                    return outcome
+                }
+                guard drive.running == 0, drive.starts.count <= 1 else { break }
+                if drive.starts.isEmpty {
+                    // Asked to cancel what runs, with nothing running: the running steps are drained already.
+                    precondition(drive.draining, "the run waits for nothing")
+                    drive.take(.drained)
+                    continue
+                }
+                let result = await runInline(drive.starts.removeLast(), runner: runner, scope: scope)
+                record(contentsOf: runner.nestedReports.drain())
+                drive.take(.stepFinished(result, runCancelled: Task.isCancelled, vars: scope.variables.snapshot))
+            }
+        }
         return await withTaskGroup(of: GroupEvent.self) { group in
             if let deadline {
                 let timers = engine.clock.timers
@@ -115,102 +138,21 @@ struct RunExecution: Sendable {
                     await TimerWait.wait(for: deadline, on: timers) ? .deadlinePassed(deadline) : .deadlineCancelled
                 }
             }
-            // One buffer of actions and one of starts for the whole run: no allocation per event.
-            var actions: [RunStateMachine.Action] = []
-            actions.reserveCapacity(8)
-            let journal = engine.journal
-            Self.take(
-                .started(runID: engine.runID, vars: scope.variables.snapshot),
-                machine: &machine, journal: journal, actions: &actions)
-            // At most one draw from the system per run, not per step, and none for a run whose steps send no
-            // `Idempotency-Key`: the seeds only need to differ between runs and steps, and each is recorded in its
-            // start event. Nothing else of a step depends on a random value the run must replay.
-            var generator = LazySeededGenerator()
-            var starts: [Start] = []
-            var running = 0
-            var draining = false
             while true {
-                var index = 0
-                while index < actions.count {
-                    switch actions[index] {
-                    case .startStep(let planned, let outputs):
-                        var seed: UInt64?
-                        if planned.step.idempotencyKey {
-                            seed = generator.next()
-                            Self.take(
-                                .stepStarted(id: planned.id, seed: seed!),
-                                machine: &machine, journal: journal, actions: &actions)
-                        }
-                        starts.append(Start(step: planned, choice: nil, outputs: outputs, seed: seed))
-                    case .startSwitchCase(let planned, let choice, let outputs):
-                        var seed: UInt64?
-                        if plan.step(choice.step)?.step.idempotencyKey == true {
-                            seed = generator.next()
-                            Self.take(
-                                .stepStarted(id: planned.id, seed: seed!),
-                                machine: &machine, journal: journal, actions: &actions)
-                        }
-                        starts.append(Start(step: planned, choice: choice, outputs: outputs, seed: seed))
-                    case .record(var report):
-                        // A step its `if` skipped has its `else` values as outputs, which may hold a secret, and
-                        // one its `switch` skipped names the value in its reason.
-                        if report.status == .skipped, !report.outputs.isEmpty {
-                            report.outputs = redactor.redact(.object(report.outputs)).objectValue ?? [:]
-                        }
-                        report.skipReason = report.skipReason.map { redactor.redact($0) }
-                        record(report)
-                    case .caught(let stepID, let action, let code):
-                        runSpan?.addEvent(SpanEvent(
-                            name: "flowrun.catch",
-                            attributes: [
-                                "flowrun.step.id": .string(stepID), "flowrun.catch.action": .string(action),
-                                "error.type": .string(code.name),
-                            ]))
-                    case .runHandler(let id, let outputs, let response):
-                        var handlerScope = scope
-                        handlerScope.stepOutputs = outputs
-                        handlerScope.response = response
-                        let handled = await runner.run(plan.step(id)!, scope: handlerScope)
-                        Self.take(
-                            .handlerFinished(handled, vars: scope.variables.snapshot),
-                            machine: &machine, journal: journal, actions: &actions)
-                    case .cancelRunningSteps:
-                        group.cancelAll()
-                        draining = true
-                    case .runCompensation(let id, let outputs):
-                        // The run's steps are over: only the deadline timer is left in the group, and a failed
-                        // run's compensations do not race it.
-                        group.cancelAll()
-                        var compensationScope = scope
-                        compensationScope.stepOutputs = outputs
-                        let result = await runner.run(plan.compensations[id]!, scope: compensationScope)
-                        record(contentsOf: runner.nestedReports.drain())
-                        Self.take(
-                            .compensationFinished(result), machine: &machine, journal: journal, actions: &actions)
-                    case .finish(var outcome):
-                        group.cancelAll()  // Stops the deadline timer.
-                        // The machine has no redactor: a workflow output it could not produce may name a secret.
-                        outcome.error = outcome.error.map { redactor.redact($0) }
-                        return outcome
-                    }
-                    index += 1
+                if let outcome = await perform(&drive, runner: runner, scope: scope, cancelRunning: { group.cancelAll() }) {
+                    group.cancelAll()  // Stops the deadline timer.
+                    return outcome
                 }
-                // Done with them: the outputs the start actions carry must not stay shared, or the machine would
-                // copy them whole when it records the next step's.
-                actions.removeAll(keepingCapacity: true)
                 // The one step that can start, when none is running: without a deadline to race, it runs in this
-                // task. Nothing could run beside it (only its completion can make another step ready), and a
-                // child task would cost a task and two thread hand-offs per step.
-                if deadline == nil, running == 0, starts.count == 1 {
-                    let result = await runInline(starts.removeLast(), runner: runner, scope: scope)
+                // task, as above.
+                if deadline == nil, drive.running == 0, drive.starts.count == 1 {
+                    let result = await runInline(drive.starts.removeLast(), runner: runner, scope: scope)
                     record(contentsOf: runner.nestedReports.drain())
-                    Self.take(
-                        .stepFinished(result, runCancelled: Task.isCancelled, vars: scope.variables.snapshot),
-                        machine: &machine, journal: journal, actions: &actions)
+                    drive.take(.stepFinished(result, runCancelled: Task.isCancelled, vars: scope.variables.snapshot))
                     continue
                 }
-                for start in starts {
-                    running += 1
+                for start in drive.starts {
+                    drive.running += 1
                     var stepScope = scope
                     stepScope.stepOutputs = start.outputs
                     stepScope.stepSeed = start.seed
@@ -218,21 +160,19 @@ struct RunExecution: Sendable {
                     observer?.stepStarted(planned.id)
                     group.addTask { .finished(await Self.run(planned, choice: choice, runner: runner, scope: stepScope)) }
                 }
-                starts.removeAll(keepingCapacity: true)  // The tasks have their outputs.
+                drive.starts.removeAll(keepingCapacity: true)  // The tasks have their outputs.
                 guard let event = await group.next() else {
-                    precondition(draining, "the run waits for nothing")
-                    Self.take(.drained, machine: &machine, journal: journal, actions: &actions)
+                    precondition(drive.draining, "the run waits for nothing")
+                    drive.take(.drained)
                     continue
                 }
                 switch event {
                 case .finished(let result):
-                    running -= 1
+                    drive.running -= 1
                     record(contentsOf: runner.nestedReports.drain())
-                    Self.take(
-                        .stepFinished(result, runCancelled: Task.isCancelled, vars: scope.variables.snapshot),
-                        machine: &machine, journal: journal, actions: &actions)
+                    drive.take(.stepFinished(result, runCancelled: Task.isCancelled, vars: scope.variables.snapshot))
                 case .deadlinePassed(let deadline):
-                    Self.take(.deadlinePassed(deadline), machine: &machine, journal: journal, actions: &actions)
+                    drive.take(.deadlinePassed(deadline))
                 case .deadlineCancelled:
                     break
                 }
@@ -240,15 +180,103 @@ struct RunExecution: Sendable {
         }
     }
 
-    /// Hands `event` to the machine, recorded first when the run keeps a journal: every input of the machine
-    /// goes through here. (A static function, not a local one: a local function would capture the machine and
-    /// the actions, boxing them and checking exclusive access to them at run time at every use.)
-    private static func take(
-        _ event: RunEvent, machine: inout RunStateMachine, journal: (any RunJournal)?,
-        actions: inout [RunStateMachine.Action]
-    ) {
-        journal?.record(event)
-        machine.apply(event, into: &actions)
+    /// The driver's side of a run in progress: the machine, the actions it asked for and the steps to start.
+    private struct Drive {
+        var machine: RunStateMachine
+        let journal: (any RunJournal)?
+        /// One buffer of actions and one of starts for the whole run: no allocation per event.
+        var actions: [RunStateMachine.Action] = []
+        var starts: [Start] = []
+        var running = 0
+        var draining = false
+        /// At most one draw from the system per run, not per step, and none for a run whose steps send no
+        /// `Idempotency-Key`: the seeds only need to differ between runs and steps, and each is recorded in its
+        /// start event. Nothing else of a step depends on a random value the run must replay.
+        var generator = LazySeededGenerator()
+
+        init(machine: RunStateMachine, journal: (any RunJournal)?) {
+            self.machine = machine
+            self.journal = journal
+            actions.reserveCapacity(8)
+        }
+
+        /// Hands `event` to the machine, recorded first when the run keeps a journal: every input of the machine
+        /// goes through here.
+        mutating func take(_ event: RunEvent) {
+            journal?.record(event)
+            machine.apply(event, into: &actions)
+        }
+    }
+
+    /// Performs the actions the machine asked for, in order, until none is left: records reports, runs handlers
+    /// and compensations, and collects the steps to start in `drive.starts`.
+    /// - Parameter cancelRunning: Cancels the steps running in child tasks, if any.
+    /// - Returns: The run's outcome, once the machine finishes it.
+    private mutating func perform(
+        _ drive: inout Drive, runner: StepRunner, scope: RunScope, cancelRunning: () -> Void
+    ) async -> Outcome? {
+        var index = 0
+        while index < drive.actions.count {
+            switch drive.actions[index] {
+            case .startStep(let planned, let outputs):
+                var seed: UInt64?
+                if planned.step.idempotencyKey {
+                    seed = drive.generator.next()
+                    drive.take(.stepStarted(id: planned.id, seed: seed!))
+                }
+                drive.starts.append(Start(step: planned, choice: nil, outputs: outputs, seed: seed))
+            case .startSwitchCase(let planned, let choice, let outputs):
+                var seed: UInt64?
+                if plan.step(choice.step)?.step.idempotencyKey == true {
+                    seed = drive.generator.next()
+                    drive.take(.stepStarted(id: planned.id, seed: seed!))
+                }
+                drive.starts.append(Start(step: planned, choice: choice, outputs: outputs, seed: seed))
+            case .record(var report):
+                // A step its `if` skipped has its `else` values as outputs, which may hold a secret, and
+                // one its `switch` skipped names the value in its reason.
+                if report.status == .skipped, !report.outputs.isEmpty {
+                    report.outputs = redactor.redact(.object(report.outputs)).objectValue ?? [:]
+                }
+                report.skipReason = report.skipReason.map { redactor.redact($0) }
+                record(report)
+            case .caught(let stepID, let action, let code):
+                runSpan?.addEvent(SpanEvent(
+                    name: "flowrun.catch",
+                    attributes: [
+                        "flowrun.step.id": .string(stepID), "flowrun.catch.action": .string(action),
+                        "error.type": .string(code.name),
+                    ]))
+            case .runHandler(let id, let outputs, let response):
+                var handlerScope = scope
+                handlerScope.stepOutputs = outputs
+                handlerScope.response = response
+                let handled = await runner.run(plan.step(id)!, scope: handlerScope)
+                drive.take(.handlerFinished(handled, vars: scope.variables.snapshot))
+            case .cancelRunningSteps:
+                cancelRunning()
+                drive.draining = true
+            case .runCompensation(let id, let outputs):
+                // The run's steps are over: only the deadline timer is left to cancel, and a failed run's
+                // compensations do not race it.
+                cancelRunning()
+                var compensationScope = scope
+                compensationScope.stepOutputs = outputs
+                let result = await runner.run(plan.compensations[id]!, scope: compensationScope)
+                record(contentsOf: runner.nestedReports.drain())
+                drive.take(.compensationFinished(result))
+            case .finish(var outcome):
+                // The machine has no redactor: a workflow output it could not produce may name a secret.
+                outcome.error = outcome.error.map { redactor.redact($0) }
+                drive.actions.removeAll(keepingCapacity: true)
+                return outcome
+            }
+            index += 1
+        }
+        // Done with them: the outputs the start actions carry must not stay shared, or the machine would copy
+        // them whole when it records the next step's.
+        drive.actions.removeAll(keepingCapacity: true)
+        return nil
     }
 
     /// Runs one step in this task. The outputs it reads are released when it returns, before the machine records
