@@ -9,7 +9,7 @@ struct LoopPosition: Sendable {
 }
 
 /// How the request of a page after the first differs from the step's request as written.
-enum PageRequest: Sendable {
+enum PageRequest: Sendable, Equatable, Codable {
     /// The whole URL, from a `Link` header or a next-page URL in the body.
     case url(String)
     /// The step's URL with this query parameter set (replacing any it had): a cursor or a page number.

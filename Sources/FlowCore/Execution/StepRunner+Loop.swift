@@ -9,6 +9,10 @@ extension StepRunner {
     ///
     /// A `repeat` step's outputs are its last iteration's; a `paginate` step's array outputs collect the
     /// items of every page, in order, and its other outputs are the last page's.
+    ///
+    /// This is the driver of a ``LoopStateMachine``, which decides which iteration starts, how long to wait
+    /// before it and when the loop ends: this runs the iterations, works out whether each goes on and where the
+    /// next page is, sleeps, and builds the outputs and the report.
     func runIterations(of planned: PlannedStep, scope: RunScope, span: (any Span)?) async -> StepResult {
         let started = clock.now
         let step = planned.step
@@ -29,46 +33,68 @@ extension StepRunner {
         // in `outputs` would copy everything collected so far at every page.
         var collected: [String: [JSONValue]] = [:]
         var cursor = PageCursor()
-        var index = 0
-        while true {
-            var iterationScope = scope
-            iterationScope.position.iteration = index
-            iterationScope.position.page = cursor.page
-            let result = await runStep(planned, scope: iterationScope, asRefresh: false, span: span)
-            report.attempts += result.report.attempts
-            report.iterationCount = index + 1
-            if var error = result.error {
-                error.message = "\(unit) \(index + 1): " + error.message
-                return failed(error, response: result.failedResponse)
-            }
-            let goesOn: Bool
-            if step.repetition != nil {
-                outputs = result.outputs
-                goesOn = result.loopGoesOn
-            } else if let pagination = step.pagination {
-                for (name, value) in result.outputs {
-                    switch value {
-                    case .array(let items): collected[name, default: []].append(contentsOf: items)
-                    case .null where collected[name] != nil: break  // A last page without the list adds nothing.
-                    default:
-                        collected[name] = nil
-                        outputs[name] = value
+        // The error of the iteration that failed, for the machine's `finish(.failed)`.
+        var iterationFailure: (error: FlowError, response: DecodedResponse?)?
+        var machine = LoopStateMachine(maxIterations: maxIterations, pacing: pacing)
+        var action = machine.apply(.started)
+        iterations: while true {
+            switch action {
+            case .startIteration(let index, let page):
+                var iterationScope = scope
+                iterationScope.position.iteration = index
+                iterationScope.position.page = page
+                let result = await runStep(planned, scope: iterationScope, asRefresh: false, span: span)
+                report.attempts += result.report.attempts
+                report.iterationCount = index + 1
+                if var error = result.error {
+                    error.message = "\(unit) \(index + 1): " + error.message
+                    iterationFailure = (error, result.failedResponse)
+                    action = machine.apply(.iterationFailed(index: index))
+                    continue iterations
+                }
+                let goesOn: Bool
+                if step.repetition != nil {
+                    outputs = result.outputs
+                    goesOn = result.loopGoesOn
+                } else if let pagination = step.pagination {
+                    for (name, value) in result.outputs {
+                        switch value {
+                        case .array(let items): collected[name, default: []].append(contentsOf: items)
+                        // A last page without the list adds nothing.
+                        case .null where collected[name] != nil: break
+                        default:
+                            collected[name] = nil
+                            outputs[name] = value
+                        }
                     }
+                    var responseScope = scope
+                    responseScope.response = result.response
+                    do {
+                        goesOn = try cursor.advance(
+                            pagination, after: result, in: responseScope, redactor: redactor)
+                    } catch {
+                        iterationFailure = (error, nil)
+                        action = machine.apply(.iterationFailed(index: index))
+                        continue iterations
+                    }
+                } else {
+                    outputs = result.outputs
+                    goesOn = false
                 }
-                var responseScope = scope
-                responseScope.response = result.response
+                action = machine.apply(.iterationFinished(index: index, goesOn: goesOn, nextPage: cursor.page))
+            case .sleep(let wait):
                 do {
-                    goesOn = try cursor.advance(
-                        pagination, after: result, in: responseScope, redactor: redactor)
+                    try await clock.sleep(for: wait)
+                    action = machine.apply(.timerFired)
                 } catch {
-                    return failed(error)
+                    action = machine.apply(.cancelled)
                 }
-            } else {
-                outputs = result.outputs
-                goesOn = false
-            }
-            guard goesOn else { break }
-            guard index + 1 < maxIterations else {
+            case .finish(.completed):
+                break iterations
+            case .finish(.failed):
+                let (error, response) = iterationFailure!
+                return failed(error, response: response)
+            case .finish(.limitReached):
                 let message: String
                 if let repetition = step.repetition {
                     let condition = repetition.stop.condition
@@ -80,16 +106,9 @@ extension StepRunner {
                         + (cursor.description(redactor: redactor).map { " (next: \($0))" } ?? "")
                 }
                 return failed(FlowError(.loopLimit, message))
+            case .finish(.cancelled(let next)):
+                return failed(FlowError(.cancelled, "the run was cancelled while waiting for \(unit) \(next + 1)"))
             }
-            let wait = pacing.wait(after: index)
-            if wait > .zero {
-                do {
-                    try await clock.sleep(for: wait)
-                } catch {
-                    return failed(FlowError(.cancelled, "the run was cancelled while waiting for \(unit) \(index + 2)"))
-                }
-            }
-            index += 1
         }
         for (name, items) in collected { outputs[name] = .array(items) }
         report.duration = started.duration(to: clock.now)
