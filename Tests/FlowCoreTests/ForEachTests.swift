@@ -148,15 +148,18 @@ struct ForEachTests {
     }
 
     @Test func aStepCancelledByAnotherStepsFailureStartsNoFurtherItem() async throws {
-        // The report step reads nothing of details: it runs beside it, and its failure ends the run.
+        // The report step reads nothing of details: it runs beside it, and its failure ends the run. It fails once
+        // the first item is on its way, however slowly a loaded machine gets there.
+        let itemsSent = Mutex(0)
         let dispatcher = ScriptedDispatcher { request, _ in
             if request.url.hasSuffix("/items") {
                 return json(200, "[" + (0..<100).map { #"{"id": "\#($0)"}"# }.joined(separator: ",") + "]")
             }
             if request.url.hasSuffix("/report") {
-                try await Task.sleep(for: .milliseconds(30))
+                for _ in 0..<5_000 where itemsSent.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(1)) }
                 return json(500, "{}")
             }
+            itemsSent.withLock { $0 += 1 }
             try await Task.sleep(for: .milliseconds(20))
             return json(200, #"{"name": "x"}"#)
         }
