@@ -147,8 +147,7 @@ struct AttemptStateMachineTests {
         let policy = try step("{ retry: { when: { status: 503 }, attempts: 2, delay: \(delay), jitter: \(jitter) } }")
             .policy
         var tracker = RetryTracker(rules: policy?.retry ?? [])
-        let before = tracker.decide(
-            after: status(503).error, response: nil, request: nil, idempotent: nil, random: { $0 })
+        let before = tracker.decide(after: status(503), idempotent: nil, random: { $0 })
         var attempts = AttemptStateMachine(policy: policy, idempotent: nil)
         _ = attempts.apply(.started)
         guard case .sleep(let slept) = attempts.apply(failed(1, status(503), random: 1)) else {

@@ -50,14 +50,15 @@ struct RetryAfterTests {
         var rule = RetryRule(location: FlowCore.SourceLocation(path: "t.yaml", line: 1, column: 1))
         rule.delay = .milliseconds(100)
         let response = StepResponse(status: 429, headers: ["Retry-After": "18446744073709551616"])
-        let error = FlowError(.httpStatus, "429", status: 429, excerpt: nil)
+        let failure = AttemptFailure(
+            FlowError(.httpStatus, "429", status: 429, excerpt: nil), retryAfter: RetryAfter.delay(in: response.headers))
         var tracker = RetryTracker(rules: [rule])
-        #expect(tracker.decide(after: error, response: response, request: nil, idempotent: nil)
+        #expect(tracker.decide(after: failure, idempotent: nil, random: { $0 })
             == .retry(after: RetryRule.defaultRetryAfterMax))
         #expect(RetryRule.defaultRetryAfterMax == .seconds(300))
         rule.retryAfter.max = .seconds(10)
         tracker = RetryTracker(rules: [rule])
-        #expect(tracker.decide(after: error, response: response, request: nil, idempotent: nil)
+        #expect(tracker.decide(after: failure, idempotent: nil, random: { $0 })
             == .retry(after: .seconds(10)))
     }
 

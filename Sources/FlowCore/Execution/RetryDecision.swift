@@ -22,50 +22,20 @@ struct RetryTracker {
         self.retriesUsed = Array(repeating: 0, count: rules.count)
     }
 
-    /// Decides what follows a failed attempt (or a `pending` one: a response a rule's condition holds for).
+    /// Decides what follows a failed attempt (or a `pending` one: a response a rule's condition holds for), from
+    /// the facts an ``AttemptStateMachine`` was given.
     /// - Parameters:
-    ///   - error: The attempt's failure.
-    ///   - response: Its response, for `Retry-After`.
-    ///   - request: Its request, for the method and `Idempotency-Key`.
-    ///   - idempotent: The step's `idempotent`.
-    ///   - holds: Whether a rule's `if` condition holds for the attempt's response.
-    ///   - random: Draws the jitter.
-    mutating func decide(
-        after error: FlowError, response: StepResponse?, request: StepRequest?, idempotent: Bool?,
-        holds: (Condition) -> Bool = { _ in false },
-        random: (Double) -> Double = { Double.random(in: 0...$0) }
-    ) -> RetryDecision {
-        let rules = rules
-        return decide(
-            after: error, method: request?.method, hasIdempotencyKey: request?.headers["Idempotency-Key"] != nil,
-            idempotent: idempotent, holds: { index in rules[index].when.condition.map(holds) ?? false },
-            retryAfter: { response.flatMap { RetryAfter.delay(in: $0.headers) } }, random: random)
-    }
-
-    /// Decides what follows a failed attempt from the facts an ``AttemptStateMachine`` was given.
-    /// - Parameters:
-    ///   - failure: The attempt's error, the wait its response asked for, its method and key, and the rules whose
-    ///     condition held.
+    ///   - failure: The attempt's error, the wait its response asked for (read only when the deciding rule
+    ///     honours it), its method and key, and the rules whose condition held.
     ///   - idempotent: The step's `idempotent`.
     ///   - random: Draws the jitter: a number from zero to the upper bound it is given.
-    mutating func decide(after failure: AttemptFailure, idempotent: Bool?, random: (Double) -> Double)
-        -> RetryDecision
-    {
-        decide(
-            after: failure.error, method: failure.method, hasIdempotencyKey: failure.hasIdempotencyKey,
-            idempotent: idempotent, holds: { failure.conditionsHeld.contains($0) }, retryAfter: { failure.retryAfter },
-            random: random)
-    }
-
-    /// The decision both entry points share. `holds` answers for a rule by its index, and is asked only about a
-    /// rule with a condition; `retryAfter` is read only when the deciding rule honours the server's wait.
-    private mutating func decide(
-        after error: FlowError, method: String?, hasIdempotencyKey: Bool, idempotent: Bool?, holds: (Int) -> Bool,
-        retryAfter: () -> Duration?, random: (Double) -> Double
+    mutating func decide(
+        after failure: AttemptFailure, idempotent: Bool?, random: (Double) -> Double
     ) -> RetryDecision {
+        let error = failure.error
         guard !rules.isEmpty else { return .fail(reason: "the step's policy has no retry rules") }
         guard let index = rules.indices.first(where: { index in
-            Self.applies(rules[index], to: error, holds: { _ in holds(index) })
+            Self.applies(rules[index], to: error, holds: { _ in failure.conditionsHeld.contains(index) })
         }) else {
             return .fail(reason: "no retry rule matches \(error.code)")
         }
@@ -73,8 +43,8 @@ struct RetryTracker {
         guard retriesUsed[index] + 1 < rule.attempts else {
             return .fail(reason: "retry rule \(index + 1) allows \(rule.attempts) attempts, all made")
         }
-        let method = method ?? "GET"
-        if ["POST", "PATCH"].contains(method), idempotent != true, !hasIdempotencyKey {
+        let method = failure.method ?? "GET"
+        if ["POST", "PATCH"].contains(method), idempotent != true, !failure.hasIdempotencyKey {
             return .fail(reason: "\(method) is not idempotent; set 'idempotencyKey: true' or 'idempotent: true'")
         }
         retriesUsed[index] += 1
@@ -84,7 +54,7 @@ struct RetryTracker {
         case .full: delay = .saturating(seconds: random(delay.seconds))
         case .equal: delay = delay / 2 + .saturating(seconds: random(delay.seconds / 2))
         }
-        if rule.retryAfter.honor, let asked = retryAfter() {
+        if rule.retryAfter.honor, let asked = failure.retryAfter {
             delay = max(delay, min(asked, rule.retryAfterCap))
         }
         return .retry(after: delay)
