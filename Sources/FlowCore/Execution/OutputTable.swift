@@ -45,11 +45,7 @@ struct OutputTable: Sendable {
         }
         set {
             guard let position = layout.position(of: id) else { return }
-            guard let newValue else {
-                values[position] = nil
-                return
-            }
-            values[position] = layout.outputNames[position].map { newValue[$0] }
+            if let newValue { set(newValue, at: position) } else { values[position] = nil }
         }
     }
 

@@ -12,23 +12,19 @@ struct RequestBuilder: Sendable {
         var url = try self.url(of: lowered, planned, in: scope)
         var separator: Character = lowered.pathHasQuery ? "&" : "?"
         for item in lowered.query {
-            switch item.value {
-            case .encoded(let values):
-                for value in values {
-                    url.append(separator)
-                    url += item.encodedName
-                    url.append("=")
-                    url += value
-                    separator = "&"
+            let values: [String] =
+                switch item.value {
+                case .encoded(let values): values
+                case .bound(let template):
+                    try Self.queryValues(of: scope.evaluate(template), named: item.name)
+                        .map(URLEncoding.percentEncodeQueryComponent)
                 }
-            case .bound(let template):
-                for value in try Self.queryValues(of: scope.evaluate(template), named: item.name) {
-                    url.append(separator)
-                    url += item.encodedName
-                    url.append("=")
-                    url += URLEncoding.percentEncodeQueryComponent(value)
-                    separator = "&"
-                }
+            for value in values {
+                url.append(separator)
+                url += item.encodedName
+                url.append("=")
+                url += value
+                separator = "&"
             }
         }
 

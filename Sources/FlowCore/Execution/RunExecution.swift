@@ -126,9 +126,7 @@ struct RunExecution: Sendable {
                     drive.take(.drained)
                     continue
                 }
-                let result = await runInline(drive.starts.removeLast(), runner: runner, scope: scope)
-                record(contentsOf: runner.nestedReports.drain())
-                drive.take(.stepFinished(result, runCancelled: Task.isCancelled, vars: scope.variables.snapshot))
+                await runInline(&drive, runner: runner, scope: scope)
             }
         }
         return await withTaskGroup(of: GroupEvent.self) { group in
@@ -146,9 +144,7 @@ struct RunExecution: Sendable {
                 // The one step that can start, when none is running: without a deadline to race, it runs in this
                 // task, as above.
                 if deadline == nil, drive.running == 0, drive.starts.count == 1 {
-                    let result = await runInline(drive.starts.removeLast(), runner: runner, scope: scope)
-                    record(contentsOf: runner.nestedReports.drain())
-                    drive.take(.stepFinished(result, runCancelled: Task.isCancelled, vars: scope.variables.snapshot))
+                    await runInline(&drive, runner: runner, scope: scope)
                     continue
                 }
                 for start in drive.starts {
@@ -279,15 +275,23 @@ struct RunExecution: Sendable {
         return nil
     }
 
-    /// Runs one step in this task. The outputs it reads are released when it returns, before the machine records
-    /// the step's own: shared, they would be copied whole at every step of a chain.
-    private func runInline(_ start: Start, runner: StepRunner, scope: RunScope) async -> StepResult {
-        var stepScope = scope
-        stepScope.stepOutputs = start.outputs
-        stepScope.stepSeed = start.seed
-        observer?.stepStarted(start.step.id)
-        return await Self.run(start.step, choice: start.choice, runner: runner, scope: stepScope)
+    /// Runs the one step to start in this task and hands its result to the machine. The outputs it reads are
+    /// released when it returns, before the machine records the step's own: shared, they would be copied whole
+    /// at every step of a chain.
+    private mutating func runInline(_ drive: inout Drive, runner: StepRunner, scope: RunScope) async {
+        let result: StepResult
+        do {  // The start and its scope end here.
+            let start = drive.starts.removeLast()
+            var stepScope = scope
+            stepScope.stepOutputs = start.outputs
+            stepScope.stepSeed = start.seed
+            observer?.stepStarted(start.step.id)
+            result = await Self.run(start.step, choice: start.choice, runner: runner, scope: stepScope)
+        }
+        record(contentsOf: runner.nestedReports.drain())
+        drive.take(.stepFinished(result, runCancelled: Task.isCancelled, vars: scope.variables.snapshot))
     }
+
 
     /// Runs `planned`, or for a switch step the case step `choice` names in its place.
     private static func run(

@@ -232,10 +232,8 @@ struct RunStateMachine {
                 }
             }
             actions.append(.record(report))
-            if result.error == nil {
-                completedOutputs[result.report.id] = result.outputs
-                recordSuccess(of: result.report.id)
-            }
+            // Not marked done in the schedule: an ending run starts nothing more.
+            if result.error == nil { recordSuccess(of: result.report.id, outputs: result.outputs) }
             return
         case .finished, .awaitingHandler, .compensating:
             preconditionFailure("a step finished while the run was \(state)")
@@ -244,11 +242,10 @@ struct RunStateMachine {
         }
         var report = result.report
         guard let error = result.error else {
-            // One lookup by name; the rest by the step's position.
-            if let position = plan.position(of: report.id) {
-                completedOutputs.set(result.outputs, at: position)
-                if let index = schedule.position(ofPlanPosition: position) { schedule.finish(at: index) }
-                if plan.compensated[position] { succeeded.append((report.id, completedOutputs)) }
+            if let position = recordSuccess(of: report.id, outputs: result.outputs),
+                let index = schedule.position(ofPlanPosition: position)
+            {
+                schedule.finish(at: index)
             }
             actions.append(.record(report))
             scheduleNext(into: &actions)
@@ -540,10 +537,16 @@ struct RunStateMachine {
         actions.append(.cancelRunningSteps)
     }
 
-    /// Records that step `id` succeeded, for compensation if it declares one.
-    private mutating func recordSuccess(of id: String) {
-        if plan.compensations[id] != nil { succeeded.append((id, completedOutputs)) }
+    /// Records that step `id` succeeded with `outputs`, and keeps them for its compensation if it declares one.
+    /// One lookup by name; the rest goes by the step's position, which it returns (`nil` for an unknown id).
+    @discardableResult
+    private mutating func recordSuccess(of id: String, outputs: [String: JSONValue]) -> Int? {
+        guard let position = plan.position(of: id) else { return nil }
+        completedOutputs.set(outputs, at: position)
+        if plan.compensated[position] { succeeded.append((id, completedOutputs)) }
+        return position
     }
+
 
     /// The first rule that handles `error` of step `id`: the step's `on-error` rules, then the workflow's `catch`.
     ///
