@@ -131,4 +131,25 @@ struct RequestPathTests {
                 "\(String(describing: report.error?.message))")
         #expect(dispatcher.calls.isEmpty)
     }
+
+    /// Written into the file, the same value is a lint error at the header, not a failure of every run.
+    @Test(arguments: [#""a\nb""#, #""Bearer {$inputs.v}\r\n""#])
+    func aHeaderWrittenWithALineBreakIsALintError(value: String) {
+        let workflow = apiServerByDefault + """
+            inputs: { type: object, properties: { v: { type: string } } }
+            steps:
+              - id: get
+                request:
+                  method: GET
+                  path: /x
+                  headers: { X-Value: \(value), X-Fine: "a b" }
+            """
+        let found = diagnostics(workflow).filter { $0.severity == .error }
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.code == .invalidValue)
+        #expect(found.first?.message.hasPrefix("the value of header X-Value contains a ") == true,
+                "\(String(describing: found.first?.message))")
+        #expect(found.first?.location?.line == 10)
+        #expect(found.first?.location?.column == 18)
+    }
 }

@@ -55,6 +55,7 @@ extension CompilationSession {
         }
         for binding in request.headers {
             _ = checkTemplate(binding.value, in: context, placement: .scalar("a header"), at: binding.name.location)
+            checkHeaderLiteral(binding)
         }
         switch request.body {
         case .json(let template, let location)?:
@@ -134,6 +135,24 @@ extension CompilationSession {
         return PlannedStep(
             step: step, dependencies: [], server: server, interceptors: interceptors, policy: policy,
             dispatcher: dispatcher, outputTypes: outputs, outputNames: outputNames(of: step))
+    }
+
+    /// Refuses a header whose written text holds a line break or NUL: every request of the step would fail
+    /// with it, which the file shows already. (A bound value is checked when it is bound.)
+    private mutating func checkHeaderLiteral(_ binding: Binding) {
+        let literals: [String] =
+            switch binding.value {
+            case .literal(.null): []
+            case .literal(let value): [value.interpolationText]
+            case .string(let template, _):
+                template.segments.compactMap { if case .literal(let text) = $0 { text } else { nil } }
+            default: []
+            }
+        for text in literals {
+            guard let problem = RequestBuilder.headerValueProblem(text) else { continue }
+            error(.invalidValue, "the value of header \(binding.name.value) \(problem)", at: binding.name.location)
+            return
+        }
     }
 
     /// Checks the steps `after:` names and orders `step` after them.

@@ -10,7 +10,7 @@
 ///   again to find out whether it is absolute;
 /// - the path split at its literal `/` into segments, each knowing whether a bound value is part of it (only
 ///   those are checked for `.`, `..` and empty segments), and the literal text after a `?` or `#`;
-/// - query names percent-encoded, literal query values encoded, literal header values checked;
+/// - query names percent-encoded, literal query values encoded, literal header values as they are sent;
 /// - the headers every request starts with (`Accept`, `User-Agent`).
 ///
 /// ``RequestBuilder`` turns it into a ``StepRequest``, writing the URL once.
@@ -67,8 +67,6 @@ struct LoweredRequest: Sendable {
             case fixed(String?)
             /// A value evaluated at every request.
             case bound(ValueTemplate)
-            /// A literal value no header may carry (a line break): fails every request with this error.
-            case refused(FlowError)
         }
     }
 
@@ -161,14 +159,8 @@ struct LoweredRequest: Sendable {
         headers = request.headers.map { binding in
             let name = binding.name.value
             guard case .literal(let value) = binding.value else { return Header(name: name, value: .bound(binding.value)) }
-            if value == .null { return Header(name: name, value: .fixed(nil)) }
-            let text = value.interpolationText
-            do throws(FlowError) {
-                try RequestBuilder.checkHeaderValue(text, name: name)
-                return Header(name: name, value: .fixed(text))
-            } catch {
-                return Header(name: name, value: .refused(error))
-            }
+            // The compiler refused a literal value no header may carry.
+            return Header(name: name, value: .fixed(value == .null ? nil : value.interpolationText))
         }
         var capacityHint = 0
         for part in segments.flatMap(\.parts) + tail {

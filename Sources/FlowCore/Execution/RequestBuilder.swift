@@ -43,8 +43,6 @@ struct RequestBuilder: Sendable {
                 let value = evaluated.interpolationText
                 try Self.checkHeaderValue(value, name: header.name)
                 headers.set(header.name, value)
-            case .refused(let error):
-                throw error
             }
         }
         var request = StepRequest(method: lowered.method, url: url, headers: headers)
@@ -208,13 +206,19 @@ struct RequestBuilder: Sendable {
 
     /// Refuses a header value that would split the header (CR or LF) or carry other control characters.
     static func checkHeaderValue(_ value: String, name: String) throws(FlowError) {
+        guard let problem = headerValueProblem(value) else { return }
+        throw FlowError(.binding, "the value bound into header \(name) \(problem)")
+    }
+
+    /// What makes `value` unfit for a header: "contains a line feed (U+000A), which would split the header", or
+    /// `nil` when it is fit.
+    static func headerValueProblem(_ value: String) -> String? {
         // On the bytes: in UTF-8, these three scalars are exactly these three bytes.
         let isLineBreakOrNUL: (UInt8) -> Bool = { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") || $0 == 0 }
-        guard ASCIISearch.containsByte(in: value, where: isLineBreakOrNUL) else { return }
+        guard ASCIISearch.containsByte(in: value, where: isLineBreakOrNUL) else { return nil }
         let found = value.unicodeScalars.first { $0 == "\r" || $0 == "\n" || $0 == "\0" }!
         let why = found == "\0" ? "which no header may carry" : "which would split the header"
-        throw FlowError(
-            .binding, "the value bound into header \(name) contains \(CharacterName.describe(found)), \(why)")
+        return "contains \(CharacterName.describe(found)), \(why)"
     }
 }
 
