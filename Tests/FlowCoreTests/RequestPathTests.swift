@@ -152,4 +152,21 @@ struct RequestPathTests {
         #expect(found.first?.location?.line == 10)
         #expect(found.first?.location?.column == 18)
     }
+
+    @Test func anInterceptorsHeaderWrittenWithALineBreakIsALintError() {
+        let workflow = apiServerByDefault + """
+            interceptors:
+              client: { headers: { X-Client: "a\\nb" } }
+              key: { apiKey: { header: X-Key, value: "k\\r1" } }
+            steps:
+              - { id: get, interceptors: [client, key], request: { method: GET, path: /x } }
+            """
+        let found = diagnostics(workflow).filter { $0.severity == .error }
+        #expect(found.map(\.code) == [.invalidValue, .invalidValue], "\(found)")
+        #expect(found.first?.message == "the value of header X-Client contains a line feed (U+000A), which would split the header")
+        #expect(found.first?.location?.line == 5)
+        #expect(found.last?.message.hasPrefix("the value of header X-Key contains a carriage return") == true,
+                "\(String(describing: found.last?.message))")
+        #expect(found.last?.location?.line == 6)
+    }
 }

@@ -55,7 +55,7 @@ extension CompilationSession {
         }
         for binding in request.headers {
             _ = checkTemplate(binding.value, in: context, placement: .scalar("a header"), at: binding.name.location)
-            checkHeaderLiteral(binding)
+            checkHeaderLiteral(binding.value, header: binding.name.value, at: binding.name.location)
         }
         switch request.body {
         case .json(let template, let location)?:
@@ -137,11 +137,11 @@ extension CompilationSession {
             dispatcher: dispatcher, outputTypes: outputs, outputNames: outputNames(of: step))
     }
 
-    /// Refuses a header whose written text holds a line break or NUL: every request of the step would fail
-    /// with it, which the file shows already. (A bound value is checked when it is bound.)
-    private mutating func checkHeaderLiteral(_ binding: Binding) {
+    /// Refuses a header value whose written text holds a line break or NUL: every request that sends it would
+    /// fail, which the file shows already. (A bound value is checked when it is bound.)
+    mutating func checkHeaderLiteral(_ value: ValueTemplate, header name: String, at location: SourceLocation) {
         let literals: [String] =
-            switch binding.value {
+            switch value {
             case .literal(.null): []
             case .literal(let value): [value.interpolationText]
             case .string(let template, _):
@@ -150,7 +150,7 @@ extension CompilationSession {
             }
         for text in literals {
             guard let problem = RequestBuilder.headerValueProblem(text) else { continue }
-            error(.invalidValue, "the value of header \(binding.name.value) \(problem)", at: binding.name.location)
+            error(.invalidValue, "the value of header \(name) \(problem)", at: location)
             return
         }
     }

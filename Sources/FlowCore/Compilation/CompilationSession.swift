@@ -163,6 +163,7 @@ struct CompilationSession {
             case .headers(let set, _):
                 for binding in set {
                     _ = checkTemplate(binding.value, in: context, placement: .scalar("a header"), at: binding.name.location)
+                    checkHeaderLiteral(binding.value, header: binding.name.value, at: binding.name.location)
                 }
             case .bearer(let token):
                 _ = checkTemplate(token, in: context, placement: .scalar("a header"), at: at)
@@ -172,6 +173,7 @@ struct CompilationSession {
             case .apiKey(let placement, let value):
                 let label = if case .header = placement { "a header" } else { "a query parameter" }
                 _ = checkTemplate(value, in: context, placement: .scalar(label), at: at)
+                if case .header(let name) = placement { checkHeaderLiteral(value, header: name, at: at) }
             case .query(let bindings):
                 for binding in bindings {
                     _ = checkTemplate(
