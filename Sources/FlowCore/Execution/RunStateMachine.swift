@@ -388,7 +388,7 @@ struct RunStateMachine {
     /// the steps after it go on. So is a switch step whose value matches no case and that has no default; one
     /// whose value chooses a case starts as that case step.
     private mutating func scheduleNext(into actions: inout [Action]) {
-        while running < limit, let (id, index, position) = schedule.startNextStep() {
+        while running < limit, let (_, index, position) = schedule.startNextStep() {
             let planned = plan.steps[position]
             if let condition = planned.step.condition {
                 let conditionScope = readyScope
