@@ -29,7 +29,8 @@ final class OutputLayout: Sendable {
         }
     }
 
-    /// The position of step `id`, or `nil` when the plan has no such step.
+    /// The position of step `id`, the first when ids repeat, or `nil` when the plan has no such step. The plan
+    /// finds its steps by id here too.
     func position(of id: String) -> Int? { stepPositions[id] }
 
     /// Where the run keeps output `output` of step `step`, or `nil` when the step declares no such output.

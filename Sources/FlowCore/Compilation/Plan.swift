@@ -21,8 +21,6 @@ public struct Plan: Sendable {
         let secretInputs: Set<String>
         let secretEnvironment: Set<String>
         let secretVariables: Set<String>
-        /// The position in `steps` of each step id, the first when ids repeat.
-        let stepIndex: [String: Int]
         /// The regular steps and their dependencies, which every run's schedule starts from.
         let stepGraph: StepGraph
         /// The steps, then the compensations by the id of the step they undo.
@@ -56,8 +54,6 @@ public struct Plan: Sendable {
             self.secretEnvironment = secretEnvironment
             self.secretVariables = Plan.secretVariables(
                 of: workflow, secretInputs: secretInputs, secretEnvironment: secretEnvironment)
-            self.stepIndex = Dictionary(
-                steps.indices.map { (steps[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
             let lowered = self.compensations
             self.stepsAndCompensations = self.steps + lowered.keys.sorted().compactMap { lowered[$0] }
             let planned = self.steps
@@ -89,7 +85,7 @@ public struct Plan: Sendable {
     /// Whether each step, by position, declares `compensate:`.
     var compensated: [Bool] { storage.compensated }
     /// The position in ``steps`` of step `id`, the first when ids repeat.
-    func position(of id: String) -> Int? { storage.stepIndex[id] }
+    func position(of id: String) -> Int? { storage.outputLayout.position(of: id) }
     /// Every step, then the compensations by the id of the step they undo: what a run's preflight checks.
     var stepsAndCompensations: [PlannedStep] { storage.stepsAndCompensations }
     /// The regular steps and their dependencies, by position: what every run's schedule starts from.
@@ -118,7 +114,7 @@ public struct Plan: Sendable {
     /// - Parameter id: A step id.
     /// - Returns: The step, or `nil` when the workflow declares none with that id.
     package func step(_ id: String) -> PlannedStep? {
-        storage.stepIndex[id].map { storage.steps[$0] }
+        position(of: id).map { storage.steps[$0] }
     }
 }
 
