@@ -157,7 +157,9 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
             throw failures.map(error, phase: .beforeSending)
         }
 
-        context.logger.debug(
+        // Read once: the context adds the step and attempt to the logger each time it is read.
+        let logger = context.logger
+        logger.debug(
             "sending request", metadata: ["http.request": "\(target.description(redactedBy: context.redactor))"])
 
         let response: HTTPClientResponse
@@ -182,7 +184,7 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
             throw failures.map(error, phase: .readingBody(status: status))
         }
 
-        context.logger.debug(
+        logger.debug(
             "received response",
             metadata: ["http.status": "\(status)", "http.response.body.size": "\(body.readableBytes)"]
         )

@@ -279,8 +279,6 @@ struct StepRunner: Sendable {
             logger: logger, redactor: redactor)
         // `send` cancels the chain when the attempt timeout passes.
         context.callerEnforcesAttemptTimeout = context.attemptTimeout != nil
-        context.logger[metadataKey: "step"] = .string(planned.id)
-        context.logger[metadataKey: "attempt"] = .string(String(number))
         let breaker = planned.policy?.circuitBreaker
         let breakerKey = breaker.map { CircuitBreakers.key(for: planned, $0, in: plan) }
         // Only a call the breaker let through has an outcome for it: a request that could not be built
@@ -293,10 +291,11 @@ struct StepRunner: Sendable {
             // Before the interceptors, so a signing interceptor signs the headers that are sent.
             tracer.inject(into: &request.headers)
             outcome.request = request
-            context.logger.trace(
+            logger.trace(
                 "sending request",
                 metadata: [
-                    "method": "\(request.method)", "url": "\(redactor.redact(url: request.url))",
+                    "step": "\(planned.id)", "attempt": "\(number)", "method": "\(request.method)",
+                    "url": "\(redactor.redact(url: request.url))",
                 ])
             if let breaker, let breakerKey {
                 try circuitBreakers.acquire(breakerKey, breaker)
@@ -315,10 +314,11 @@ struct StepRunner: Sendable {
                 guard case .resend = machine.apply(.refreshDone(number: number)) else {
                     preconditionFailure("a refreshed attempt is sent again")
                 }
-                context.logger.info(
+                logger.info(
                     "replaying the request with refreshed credentials",
                     metadata: [
-                        "status": "\(replay.exchange.status)", "refresh-step": "\(replay.exchange.refreshStep)",
+                        "step": "\(planned.id)", "attempt": "\(number)", "status": "\(replay.exchange.status)",
+                        "refresh-step": "\(replay.exchange.refreshStep)",
                     ])
                 response = try await send(
                     request, planned, scope: scope, context: context, deadline: deadline, isReplay: true,

@@ -16,7 +16,24 @@ public struct StepContext: Sendable {
     /// called directly still enforces the limit itself.
     public var callerEnforcesAttemptTimeout = false
     /// The logger of the run, with the step and attempt as metadata.
-    public var logger: Logger
+    ///
+    /// In the context the engine makes, the metadata is added when the logger is read, so an attempt whose
+    /// dispatcher and interceptors never log pays nothing for it: read it once into a local to log more than
+    /// once. A logger set here, or given to ``init(stepID:attempt:attemptTimeout:logger:)``, is used as it is.
+    public var logger: Logger {
+        get {
+            if let explicitLogger { return explicitLogger }
+            var logger = runLogger
+            logger[metadataKey: "step"] = .string(stepID)
+            logger[metadataKey: "attempt"] = .string(String(attempt))
+            return logger
+        }
+        set { explicitLogger = newValue }
+    }
+    /// The run's logger, which ``logger`` adds the step and attempt to.
+    private var runLogger: Logger
+    /// The logger someone set, used as it is.
+    private var explicitLogger: Logger?
     /// The run's secrets: pass every URL, header value and body through it before it reaches a log line,
     /// a message or an error. The engine sets the run's redactor; a context created directly has one
     /// that knows no secret yet and redacts only credential-shaped URL parts.
@@ -42,14 +59,16 @@ public struct StepContext: Sendable {
     ///   - logger: The logger to use.
     public init(stepID: String, attempt: Int, attemptTimeout: Duration? = nil, logger: Logger) {
         self.init(stepID: stepID, attempt: attempt, attemptTimeout: attemptTimeout, logger: logger, redactor: SecretRedactor())
+        explicitLogger = logger
     }
 
-    /// Creates a context with the run's redactor: what the engine makes for each attempt.
+    /// Creates a context with the run's redactor and logger, to which ``logger`` adds the step and attempt: what
+    /// the engine makes for each attempt.
     init(stepID: String, attempt: Int, attemptTimeout: Duration?, logger: Logger, redactor: SecretRedactor) {
         self.stepID = stepID
         self.attempt = attempt
         self.attemptTimeout = attemptTimeout
-        self.logger = logger
+        self.runLogger = logger
         self.redactor = redactor
     }
 }
