@@ -336,6 +336,16 @@ struct JSONSchemaValidatorTests {
         #expect(found.contains { $0.message.contains("refers back to itself without descending into the value") })
     }
 
+    @Test(arguments: [
+        "Twice: { allOf: [Named, Named] }\nNamed: { $ref: Base }\nBase: { type: object }",
+        "Twice: { anyOf: [Named, Base] }\nNamed: { allOf: [Base, Base] }\nBase: { type: object }",
+    ])
+    func theSameTypeTwiceAtOnePositionIsNoCycle(types: String) throws {
+        #expect(try failures(of: "{ a: 1 }", against: "Twice", types: types) == [])
+        let rules = try failures(of: "3", against: "Twice", types: types).map(\.rule)
+        #expect(!rules.isEmpty && rules.allSatisfy { $0 == "type" || $0 == "anyOf" })
+    }
+
     @Test func valueNestedDeeperThanTheLimitFailsInsteadOfOverflowingTheStack() throws {
         let validator = JSONSchemaValidator(types: try types("Nest: { type: array, items: Nest }"))
         let nest = try schema("Nest")

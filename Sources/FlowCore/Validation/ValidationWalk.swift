@@ -47,9 +47,15 @@ struct ValidationWalk {
     var failures: [ValidationFailure] = []
     /// Whether the current probe has failed.
     var probeFailed = false
-    /// The position in the value.
+    /// The position in the value, kept only while collecting: a probe reports no position.
     var path: [PathToken] = []
-    /// The types being followed, innermost last, to catch a `$ref` cycle that never descends into the value.
+    /// How many members and elements deep the walk is.
+    var depth = 0
+    /// The first type followed at the current position: kept apart from ``refTrail``, as most positions
+    /// follow at most one `$ref` and then need no array.
+    var firstRefHere: ObjectIdentifier?
+    /// The further types being followed at the current position and above it, innermost last, to catch a
+    /// `$ref` cycle that never descends into the value.
     var refTrail: [ObjectIdentifier] = []
     /// Where in ``refTrail`` the refs followed at the current position start.
     var trailStart = 0
@@ -134,13 +140,19 @@ struct ValidationWalk {
             return
         }
         let id = ObjectIdentifier(target)
-        guard !refTrail[trailStart...].contains(id) else {
+        guard firstRefHere != id, !refTrail[trailStart...].contains(id) else {
             fail("$ref") { _ in "the type '\(name)' refers back to itself without descending into the value" }
             return
         }
-        refTrail.append(id)
-        check(value, against: target)
-        refTrail.removeLast()
+        if firstRefHere == nil {
+            firstRefHere = id
+            check(value, against: target)
+            firstRefHere = nil
+        } else {
+            refTrail.append(id)
+            check(value, against: target)
+            refTrail.removeLast()
+        }
     }
 
     /// Checks `minLength`, `maxLength`, `pattern` and, when enforced, `format`.
@@ -345,20 +357,27 @@ struct ValidationWalk {
 
     /// Checks a member or element of the current value.
     mutating func descend(into token: PathToken, _ value: JSONValue, _ schema: JSONSchema) {
-        guard path.count < Self.maxDepth else {
+        guard depth < Self.maxDepth else {
             fail("depth") { _ in "the value nests more than \(Self.maxDepth) levels deep, deeper than flowrun checks" }
             return
         }
-        // One allocation for the usual depths, on the first descent, rather than one per doubling.
-        if path.capacity == 0 { path.reserveCapacity(16) }
-        path.append(token)
+        // A probe inside a collecting walk leaves the path where the probe started: nothing reads it until the
+        // probe is over, and the probe restores the mode.
+        let keepsPath = mode == .collect
+        if keepsPath {
+            // One allocation for the usual depths, on the first descent, rather than one per doubling.
+            if path.capacity == 0 { path.reserveCapacity(16) }
+            path.append(token)
+        }
+        depth += 1
         // A `$ref` cycle is only a problem when it comes back to the same position; one level down, recursive
         // types such as trees are fine.
-        let savedTrailStart = trailStart
-        trailStart = refTrail.count
+        let saved = (trailStart, firstRefHere)
+        (trailStart, firstRefHere) = (refTrail.count, nil)
         check(value, against: schema)
-        trailStart = savedTrailStart
-        path.removeLast()
+        (trailStart, firstRefHere) = saved
+        depth -= 1
+        if keepsPath { path.removeLast() }
     }
 
     /// Runs `body` as a probe and returns whether nothing in it failed.
