@@ -34,8 +34,14 @@ public enum BodyFormat: String, Sendable, Hashable, CaseIterable {
     /// - Parameter contentType: The header value, parameters included; `nil` or empty when there is none.
     /// - Returns: The format, or `nil` when there is no content type to go by.
     public init?(contentType: String?) {
-        // Every response passes here: compare the bytes in place, with no string made.
-        guard var utf8 = contentType?.utf8[...] else { return nil }
+        // Every response passes here: the usual spellings are one comparison; the rest compares the bytes in place,
+        // with no string made.
+        guard let contentType else { return nil }
+        if contentType == "application/json" || contentType == "application/json; charset=utf-8" {
+            self = .json
+            return
+        }
+        var utf8 = contentType.utf8[...]
         let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         if let semicolon = utf8.firstIndex(of: UInt8(ascii: ";")) { utf8 = utf8[..<semicolon] }
         while let first = utf8.first, isSpace(first) { utf8 = utf8.dropFirst() }
