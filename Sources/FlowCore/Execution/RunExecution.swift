@@ -198,7 +198,7 @@ struct RunExecution: Sendable {
 
         /// Hands `event` to the machine, recorded first when the run keeps a journal: every input of the machine
         /// goes through here.
-        mutating func take(_ event: RunEvent) {
+        mutating func take(_ event: consuming RunEvent) {
             journal?.record(event)
             machine.apply(event, into: &actions)
         }
@@ -289,7 +289,7 @@ struct RunExecution: Sendable {
             result = await Self.run(start.step, choice: start.choice, runner: runner, scope: stepScope)
         }
         record(contentsOf: runner.nestedReports.drain())
-        drive.take(.stepFinished(result, runCancelled: Task.isCancelled, vars: scope.variables.snapshot))
+        drive.take(.stepFinished(consume result, runCancelled: Task.isCancelled, vars: scope.variables.snapshot))
     }
 
 

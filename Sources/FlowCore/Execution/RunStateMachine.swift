@@ -188,8 +188,9 @@ struct RunStateMachine {
     // MARK: Events
 
     /// Takes in `event`: the one entry point a driver (or a replay of recorded events) needs.
-    mutating func apply(_ event: RunEvent, into actions: inout [Action]) {
-        switch event {
+    mutating func apply(_ event: consuming RunEvent, into actions: inout [Action]) {
+        // Consumed, so a finished step's result moves into the actions and the outputs table, uncopied.
+        switch consume event {
         case .started(_, let vars):
             scope.variables.replace(with: vars)
             start(into: &actions)
@@ -219,7 +220,7 @@ struct RunStateMachine {
     /// - Parameters:
     ///   - result: Its result.
     ///   - runCancelled: Whether the run's task was cancelled when the result arrived.
-    mutating func stepFinished(_ result: StepResult, runCancelled: Bool, into actions: inout [Action]) {
+    mutating func stepFinished(_ result: consuming StepResult, runCancelled: Bool, into actions: inout [Action]) {
         running -= 1
         switch state {
         case .ending(let ending):
