@@ -117,9 +117,11 @@ struct StepRunner: Sendable {
             switch action {
             case .startAttempt(let current):
                 // The first attempt starts when the step does; a retry after its delay, when the clock says.
-                let (outcome, attemptReport) = await tracedAttempt(
+                var outcome = AttemptOutcome(result: .failure(Self.didNotRun))
+                let attemptReport = await tracedAttempt(
                     planned, number: current, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey,
-                    deadline: deadline, startingAt: current == 1 ? started : clock.now, machine: &machine)
+                    deadline: deadline, startingAt: current == 1 ? started : clock.now, machine: &machine,
+                    into: &outcome)
                 switch outcome.result {
                 case .success(let bound):
                     log.append(attemptReport)
@@ -187,22 +189,24 @@ struct StepRunner: Sendable {
         }
     }
 
-    /// Attempt `number` in an `HTTP <METHOD>` client span, with its report (the error given the step, attempt and
-    /// request, and redacted), logged at trace, or at debug when it failed.
+    /// Attempt `number` in an `HTTP <METHOD>` client span, into `outcome` (kept by the caller, as it is large:
+    /// returned, it would be copied out of the span's closure and again into the caller), with its report (the
+    /// error given the step, attempt and request, and redacted), logged at trace, or at debug when it failed.
     private func tracedAttempt(
         _ planned: PlannedStep, number current: Int, scope: RunScope, asRefresh: Bool, idempotencyKey: String?,
-        deadline: EngineClock.Instant?, startingAt attemptStart: EngineClock.Instant, machine: inout AttemptStateMachine
-    ) async -> (AttemptOutcome, AttemptReport) {
+        deadline: EngineClock.Instant?, startingAt attemptStart: EngineClock.Instant, machine: inout AttemptStateMachine,
+        into outcome: inout AttemptOutcome
+    ) async -> AttemptReport {
         let method = planned.step.request.method.value
-        let traced = await tracer.withSpan("HTTP \(method)", ofKind: .client) { span in
+        let report = await tracer.withSpan("HTTP \(method)", ofKind: .client) { span in
             var report = AttemptReport(
                 number: current, method: method, url: "", status: nil,
                 startedAfter: runStart.duration(to: attemptStart), duration: .zero)
             report.item = scope.position.item
             report.iteration = scope.position.iteration
-            var outcome = await attempt(
+            await attempt(
                 planned, number: current, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey,
-                deadline: deadline, machine: &machine)
+                deadline: deadline, machine: &machine, into: &outcome)
             report.duration = attemptStart.duration(to: clock.now)
             // The URL that went out, with the query parameters that interceptors added (redacted); the path
             // as written when the request could not be built, so a report never shows a bare "GET ".
@@ -222,9 +226,8 @@ struct StepRunner: Sendable {
                 outcome.result = .failure(error)
             }
             if let span { RunTracer.annotate(attempt: span, report: report) }
-            return (outcome, report)
+            return report
         }
-        let report = traced.1
         logger.log(
             level: report.error == nil ? .trace : .debug, "attempt finished",
             metadata: [
@@ -232,7 +235,7 @@ struct StepRunner: Sendable {
                 "status": "\(report.status.map(String.init) ?? "none")",
                 "error": "\(report.error.map(\.code.name) ?? "none")",
             ])
-        return traced
+        return report
     }
 
     /// The indexes of the retry rules in `rules` whose `if` condition holds for `response`, read in `scope`.
@@ -261,18 +264,18 @@ struct StepRunner: Sendable {
         var result: Result<[String: JSONValue], FlowError>
     }
 
-    /// One attempt: build, send through the chain (again, when the machine says so after a refresh), check, bind.
+    /// One attempt, into `outcome`: build, send through the chain (again, when the machine says so after a
+    /// refresh), check, bind.
     private func attempt(
         _ planned: PlannedStep, number: Int, scope: RunScope, asRefresh: Bool, idempotencyKey: String?,
-        deadline: EngineClock.Instant?, machine: inout AttemptStateMachine
-    ) async -> AttemptOutcome {
-        var outcome = AttemptOutcome(result: .failure(Self.didNotRun))
+        deadline: EngineClock.Instant?, machine: inout AttemptStateMachine, into outcome: inout AttemptOutcome
+    ) async {
         let dispatcherName = dispatcherOverride ?? planned.dispatcher
         guard let dispatcher = dispatchers[dispatcherName] else {
             outcome.result = .failure(FlowError(
                 .unsupported,
                 "no dispatcher named '\(dispatcherName)' is registered; registered: \(dispatchers.names.joined(separator: ", "))"))
-            return outcome
+            return
         }
         var context = StepContext(
             stepID: planned.id, attempt: number, attemptTimeout: planned.policy?.timeout?.attempt?.value,
@@ -357,7 +360,6 @@ struct StepRunner: Sendable {
             case .failure(let error): circuitBreakers.record(breakerKey, breaker, error: error)
             }
         }
-        return outcome
     }
 
     /// Sends `request` through the step's interceptors to the dispatcher, within the attempt timeout and
