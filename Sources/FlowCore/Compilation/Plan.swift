@@ -7,7 +7,8 @@
 /// planned steps) are `package`: they are the compiler's and the engine's to change.
 ///
 /// A plan is immutable, and its parts live in one shared object, so copying a
-/// plan — which every run and every step does — costs one reference count, not one per part.
+/// plan — which every run and every step does — costs one reference count, not one per part. The workflow and
+/// the other large parts are read in place (`_read`), as ``PlannedStep``'s are.
 public struct Plan: Sendable {
     /// The parts of a plan, shared by its copies.
     private final class Storage: Sendable {
@@ -68,7 +69,7 @@ public struct Plan: Sendable {
     private let storage: Storage
 
     /// The workflow the plan was compiled from.
-    package var workflow: Workflow { storage.workflow }
+    package var workflow: Workflow { _read { yield storage.workflow } }
     /// Every step, regular steps first in a dependency-respecting order, then the on-demand steps.
     package var steps: [PlannedStep] { storage.steps }
     /// The named types, by name, for validating values at run time.
@@ -81,7 +82,7 @@ public struct Plan: Sendable {
     /// ``types``.
     package var outputTypes: [String: JSONSchema] { storage.outputTypes }
     /// The steps' outputs by position: what a run's ``OutputTable`` is laid out by.
-    var outputLayout: OutputLayout { storage.outputLayout }
+    var outputLayout: OutputLayout { _read { yield storage.outputLayout } }
     /// Whether each step, by position, declares `compensate:`.
     var compensated: [Bool] { storage.compensated }
     /// The position in ``steps`` of step `id`, the first when ids repeat.
@@ -89,9 +90,9 @@ public struct Plan: Sendable {
     /// Every step, then the compensations by the id of the step they undo: what a run's preflight checks.
     var stepsAndCompensations: [PlannedStep] { storage.stepsAndCompensations }
     /// The regular steps and their dependencies, by position: what every run's schedule starts from.
-    var stepGraph: StepGraph { storage.stepGraph }
+    var stepGraph: StepGraph { _read { yield storage.stepGraph } }
     /// The validator for the plan's types, shared by every run so compiled patterns are cached once.
-    var validator: JSONSchemaValidator { storage.validator }
+    var validator: JSONSchemaValidator { _read { yield storage.validator } }
     /// The inputs whose values are secrets (`format: password`).
     var secretInputs: Set<String> { storage.secretInputs }
     /// The vars that hold secrets: those whose initial value reads a secret input or another secret var.
@@ -121,7 +122,9 @@ public struct Plan: Sendable {
 /// One step of a ``Plan``, with everything it refers to resolved.
 ///
 /// Its parts live in one shared, immutable object, so the copies the engine makes of a step as it
-/// runs it cost one reference count each rather than one per part of the step.
+/// runs it cost one reference count each rather than one per part of the step. The large parts (the step as
+/// declared, its policy, server and lowered request) are read in place (`_read`): `planned.step.condition`
+/// borrows the step rather than copying the whole of it, with every string in it, to read one field.
 package struct PlannedStep: Sendable {
     /// The parts of a planned step, shared by its copies.
     private final class Storage: Sendable {
@@ -183,7 +186,7 @@ package struct PlannedStep: Sendable {
     }
 
     /// The step as declared.
-    package var step: Step { storage.step }
+    package var step: Step { _read { yield storage.step } }
     /// The ids of the steps whose completion this step waits for.
     package internal(set) var dependencies: [String] {
         get { storage.dependencies }
@@ -195,17 +198,17 @@ package struct PlannedStep: Sendable {
         }
     }
     /// The server the request goes to; `nil` when the path is an absolute URL.
-    package var server: Server? { storage.server }
+    package var server: Server? { _read { yield storage.server } }
     /// The interceptors around the call, in the order they run outbound.
     package var interceptors: [InterceptorDeclaration] { storage.interceptors }
     /// The error policy, if any.
-    package var policy: Policy? { storage.policy }
+    package var policy: Policy? { _read { yield storage.policy } }
     /// The name of the dispatcher that performs the request.
     package var dispatcher: String { storage.dispatcher }
     /// The statically known type of each output, by output name; absent when unknown.
     package var outputTypes: [String: JSONSchema] { storage.outputTypes }
     /// The step's request lowered for sending: what does not depend on the run, worked out once.
-    var loweredRequest: LoweredRequest { storage.loweredRequest }
+    var loweredRequest: LoweredRequest { _read { yield storage.loweredRequest } }
     /// The step's position in its plan's ``Plan/steps``, where the run keeps what it knows of it; `nil` for a
     /// compensation's inline request, which is no step of the plan.
     var position: Int? { storage.position }
