@@ -30,6 +30,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.26.0"),
         // AsyncHTTPClient already depends on it, so tracing adds no package and almost no build time.
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // `flowrun mock serve`'s HTTP server. Without its default traits it builds no swift-configuration.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // Hummingbird already depends on these; FlowMockServer imports them, so it names them.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -69,11 +74,28 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // `flowrun mock serve`: stub files answered over real HTTP. Not a product: the CLI is its one user.
+        .target(
+            name: "FlowMockServer",
+            dependencies: [
+                "FlowCore",
+                "FlowTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "flowrun",
             dependencies: [
                 "FlowCore",
                 "FlowHTTP",
+                "FlowMockServer",
                 "FlowTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -155,6 +177,10 @@ let package = Package(
                 "FlowTesting",
                 "FlowTestServer",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                // The `flowrun mock serve` tests are its clients.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             // The schema validator is a Python script the tests run; the fixtures are read from disk.
             exclude: ["support", "Fixtures"],

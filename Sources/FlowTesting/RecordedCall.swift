@@ -24,6 +24,12 @@ public struct RecordedCall: Sendable, Hashable {
     /// stub's delay, so its response, of ``status``, was never delivered.
     public var cancelled = false
 
+    /// How messages name the stub that answered: `stub 'user'`, or `stub #2` by its one-based position; `nil` when
+    /// no stub matched.
+    public var stubLabel: String? {
+        stubIndex.map { MockStub.label(name: stubName, index: $0) }
+    }
+
     /// Creates a record.
     /// - Parameters:
     ///   - request: The request.

@@ -20,11 +20,15 @@ struct FlowRun: AsyncParsableCommand {
               flowrun test workflows/                 Run the tests: stubs, virtual time.
               flowrun schema > workflow.schema.json   The JSON Schema, for editors.
               flowrun graph wf.yaml                   Draw the steps as a Mermaid chart.
+              flowrun mock serve wf.mock.yaml         Answer HTTP requests from stubs.
 
             The format reference is docs/workflow-format.md.
             """,
         version: FlowRunVersion.current,
-        subcommands: [LintCommand.self, RunCommand.self, TestCommand.self, GraphCommand.self, SchemaCommand.self]
+        subcommands: [
+            LintCommand.self, RunCommand.self, TestCommand.self, GraphCommand.self, SchemaCommand.self,
+            MockCommand.self,
+        ]
     )
 
     /// Runs the command, mapping usage errors to exit status 2 as the documentation promises.

@@ -120,6 +120,26 @@ struct RedactionTests {
         #expect(redactor.redact(JSONValue.string(#"{"echo":"s3cr\"t/with+plus?"}"#)) == #"{"echo":"***"}"#)
     }
 
+    @Test(arguments: [
+        ("Authorization", "Bearer t-1", "Bearer ***"),
+        ("authorization", "Basic dTpw", "Basic ***"),
+        ("X-Api-Key", "k-1", "***"),
+        ("Cookie", "session=abc; theme=dark", "***"),
+        ("Accept", "application/json", "application/json"),
+    ])
+    func aCredentialHeaderValueIsRedactedByItsNameKeepingTheScheme(name: String, value: String, shown: String) {
+        #expect(SecretRedactor.redact(headerValue: value, named: name) == shown)
+    }
+
+    @Test func aQueryParameterIsACredentialByTheSameRulesAsInURLs() {
+        for name in ["api_key", "access_token", "Client_Secret", "sig", "x-sig"] {
+            #expect(SecretRedactor.isCredentialParameter(name), "\(name)")
+        }
+        for name in ["page", "limit", "design", "author"] {
+            #expect(!SecretRedactor.isCredentialParameter(name), "\(name)")
+        }
+    }
+
     @Test func urlSafeBase64IsRedacted() {
         let redactor = SecretRedactor()
         redactor.add("??>>??>>")  // Base64 `Pz8+Pj8/Pj4=`, URL-safe `Pz8-Pj8_Pj4`.

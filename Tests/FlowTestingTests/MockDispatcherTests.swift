@@ -349,6 +349,67 @@ struct MockDispatcherTests {
         #expect(error?.message == "no mock stub matches POST /; the closest is stub 'p': the request has no body")
     }
 
+    @Test func aCredentialQueryParameterValueIsNeverShown() async throws {
+        let mock = try mock("- { name: quote, match: { path: /quote, query: { api_key: k-expected } }, respond: {} }")
+        let error = await #expect(throws: FlowError.self) {
+            try await mock.dispatch(request("GET", "/quote?api_key=k-sent"), context: context())
+        }
+        #expect(error?.message == """
+            no mock stub matches GET /quote?api_key=***; the closest is stub 'quote' (t.mock.yaml:3:5): \
+            query parameter api_key differs
+            """)
+        #expect(error?.request == "GET /quote?api_key=***")
+    }
+
+    // MARK: Answers
+
+    @Test func answerNamesTheStubThatAnswered() async throws {
+        let mock = try mock("""
+            - { name: user, match: { path: /user }, respond: [ { status: 401 }, { status: 200 } ] }
+            - { match: { path: /account }, respond: { status: 204 } }
+            """)
+        guard case .matched(let response, let call) = try await mock.answer(request("GET", "/user"), context: context())
+        else { Issue.record("/user is not matched"); return }
+        #expect(response.status == 401)
+        #expect(call.stubName == "user" && call.status == 401 && call.stubLabel == "stub 'user'")
+        let unnamed = try await mock.answer(request("GET", "/account"), context: context())
+        #expect(unnamed.call.stubLabel == "stub #2")
+        #expect(mock.calls == [call, unnamed.call])
+    }
+
+    @Test func answerGivesTheClosestStubOfAnUnmatchedRequestInParts() async throws {
+        let mock = try mock("""
+            - { name: user, match: { method: GET, path: /user }, respond: {} }
+            - { match: { method: POST, path: /user }, respond: {} }
+            """)
+        let sent = request("GET", "/usr?page=2")
+        guard case .unmatched(let mismatch, let call) = try await mock.answer(sent, context: context()) else {
+            Issue.record("/usr is matched"); return
+        }
+        #expect(call.stubIndex == nil && call.request == sent)
+        #expect(mismatch.method == "GET" && mismatch.target == "/usr?page=2")
+        #expect(mismatch.closestStub == MockMismatch.ClosestStub(
+            index: 0, name: "user", location: SourceLocation(path: "t.mock.yaml", line: 3, column: 5),
+            differences: ["path /usr does not match /user"]))
+        // The error that `dispatch` throws says the same in one sentence.
+        let error = await #expect(throws: FlowError.self) { try await mock.dispatch(sent, context: context()) }
+        #expect(error?.message == mismatch.message)
+    }
+
+    @Test func aDispatcherThatDoesNotRecordStillAdvancesAndResetsSequences() async throws {
+        let stubs = try MockStubs.load(yaml: """
+            flowrun-mock: 1
+            stubs: [ { match: { path: /user }, respond: [ { status: 401 }, { status: 200 } ] } ]
+            """, path: "t.mock.yaml")
+        let mock = MockDispatcher(stubs: stubs, recordsCalls: false)
+        #expect(try await mock.status(request("GET", "/user")) == 401)
+        #expect(try await mock.status(request("GET", "/user")) == 200)
+        #expect(try await mock.status(request("GET", "/nothing")) == nil)
+        #expect(mock.calls.isEmpty)
+        mock.reset()
+        #expect(try await mock.status(request("GET", "/user")) == 401)
+    }
+
     // MARK: Concurrency
 
     @Test func concurrentDispatchesAreCountedExactly() async throws {

@@ -69,7 +69,7 @@ struct RequestFacts {
 struct StubMatcher: Sendable {
     /// How well a stub fits a request.
     struct Evaluation {
-        /// What differs, in words that never show header values or body content.
+        /// What differs, in words that never show header values, credential query values or body content.
         var mismatches: [String] = []
         /// Higher for a closer stub: the method counts most, then the path, then each other condition.
         var score = 0
@@ -94,9 +94,6 @@ struct StubMatcher: Sendable {
                     response.delay)
         }
     }
-
-    /// How the stub names itself in messages: `stub 'user'`, or `stub #2` by its one-based position.
-    var label: String { stub.name.map { "stub '\($0)'" } ?? "stub #\(index + 1)" }
 
     /// Compares the stub's conditions with `request`.
     /// - Parameters:
@@ -130,8 +127,11 @@ struct StubMatcher: Sendable {
                 continue
             }
             let found = actual.joined(separator: ","), wanted = expected.joined(separator: ",")
-            result.mismatches.append(actual.isEmpty
-                ? "query parameter \(name) is missing" : "query parameter \(name) is \(found), stub expects \(wanted)")
+            // A credential's value (`api_key`, `access_token`) is never shown, as header values are not.
+            result.mismatches.append(
+                actual.isEmpty ? "query parameter \(name) is missing"
+                    : SecretRedactor.isCredentialParameter(name) ? "query parameter \(name) differs"
+                    : "query parameter \(name) is \(found), stub expects \(wanted)")
             if stopAtFirst { return result }
         }
         for (name, expected) in match.headers.sorted(by: { $0.key < $1.key }) {

@@ -62,6 +62,11 @@ public struct MockStub: Sendable, Hashable {
         self.init(name: name, match: match, respond: [response], location: location)
     }
 
+    /// How messages name a stub: `stub 'user'`, or `stub #2` by its one-based position when it has no name.
+    static func label(name: String?, index: Int) -> String {
+        name.map { "stub '\($0)'" } ?? "stub #\(index + 1)"
+    }
+
     /// The conditions of a ``MockStub``; a request must meet every one that is set.
     public struct Match: Sendable, Hashable {
         /// The method, upper-case; `nil` matches any method.

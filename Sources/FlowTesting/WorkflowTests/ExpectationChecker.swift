@@ -225,11 +225,14 @@ struct ExpectationChecker {
             let value = call.request.headers[name].map(JSONValue.string)
             let before = previous?.request.headers[name].map(JSONValue.string)
             guard !matcher.accepts(value, previous: before) else { continue }
-            let actual = value.map { "'\(shown($0.stringValue ?? "", header: name))'" } ?? "missing"
+            let quoted = { (value: JSONValue) in
+                "'\(SecretRedactor.redact(headerValue: value.stringValue ?? "", named: name))'"
+            }
+            let actual = value.map(quoted) ?? "missing"
             if matcher == .sameAsPrevious {
                 let earlier = previous == nil
                     ? "there is no previous attempt of step \(call.stepID)"
-                    : "the previous attempt sent " + (before.map { "'\(shown($0.stringValue ?? "", header: name))'" } ?? "none")
+                    : "the previous attempt sent " + (before.map(quoted) ?? "none")
                 reasons.append("header \(name) is \(actual), expected the same as before: \(earlier)")
             } else {
                 reasons.append("header \(name) is \(actual), expected \(matcher)")
@@ -252,10 +255,11 @@ struct ExpectationChecker {
         for (name, value) in match.headers.sorted(by: { $0.key < $1.key }) {
             let actual = request.headers.values(name)
             if !actual.contains(value) {
-                let shown = actual.map { Self.shown($0, header: name) }
+                let shown = actual.map { SecretRedactor.redact(headerValue: $0, named: name) }
+                let expected = SecretRedactor.redact(headerValue: value, named: name)
                 reasons.append(actual.isEmpty
                     ? "header \(name) is missing"
-                    : "header \(name) is '\(shown.joined(separator: "', '"))', expected '\(Self.shown(value, header: name))'")
+                    : "header \(name) is '\(shown.joined(separator: "', '"))', expected '\(expected)'")
             }
         }
         if let body = match.body {
@@ -273,21 +277,6 @@ struct ExpectationChecker {
         return reasons
     }
 
-    /// The header fields whose values are credentials, whatever the run's redactor knows.
-    static let credentialHeaders: Set<String> = [
-        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token",
-    ]
-
-    /// A header value as a diff shows it: a credential field's value redacted, keeping its scheme
-    /// (`Bearer ***`), so that a secret too short for the redactor (`t-1`) does not show either.
-    static func shown(_ value: String, header name: String) -> String {
-        guard credentialHeaders.contains(name.lowercased()) else { return value }
-        if let space = value.firstIndex(of: " "), value[..<space].allSatisfy(\.isLetter) {
-            return value[..<space] + " " + SecretRedactor.replacement
-        }
-        return SecretRedactor.replacement
-    }
-
     private static func describe(_ expected: WorkflowTestExpectation.Call) -> String {
         let match = expected.match
         var text = "\(match.method ?? "any method") \(match.path ?? "any path")"
@@ -297,7 +286,7 @@ struct ExpectationChecker {
         }
         var conditions: [String] = []
         for (name, value) in match.headers.sorted(by: { $0.key < $1.key }) {
-            conditions.append("header \(name): \(shown(value, header: name))")
+            conditions.append("header \(name): \(SecretRedactor.redact(headerValue: value, named: name))")
         }
         for (name, matcher) in expected.headerMatchers.sorted(by: { $0.key < $1.key }) {
             conditions.append("header \(name): \(matcher)")

@@ -137,7 +137,7 @@ struct RunCommand: AsyncParsableCommand {
         var registry = DispatcherRegistry()
         var selected = dispatcher
         if let mock {
-            registry.register(try MockDispatcher(stubs: loadStubs(mock)), as: "mock")
+            registry.register(MockDispatcher(stubs: try StubFileLoader(commandName: "run").load([mock])), as: "mock")
             selected = selected ?? "mock"
         }
         if let selected, selected != "http", registry[selected] == nil {
@@ -204,13 +204,6 @@ struct RunCommand: AsyncParsableCommand {
             let nothingRan = report.steps.allSatisfy { $0.attempts.isEmpty }
             let usage: Set<FlowError.Code> = [.validation, .unknownReference]
             throw ExitCode(usage.contains(error.code) && nothingRan ? 2 : 1)
-        }
-    }
-
-    private func loadStubs(_ path: String) throws -> MockStubs {
-        switch WorkflowTestFile.readMockFile(path) {
-        case .success(let stubs): return stubs
-        case .failure(let error): Self.fail(error.description)
         }
     }
 

@@ -14,7 +14,7 @@ struct SchemaCommand: ParsableCommand {
 
               workflow  a workflow (*.yaml)
                         # yaml-language-server: $schema=../schemas/workflow.schema.json
-              mock      a stub file (*.mock.yaml), for run --mock and test files
+              mock      a stub file (*.mock.yaml), for run --mock, mock serve and test files
                         # yaml-language-server: $schema=../schemas/mock.schema.json
               test      a workflow test file (*.test.yaml)
                         # yaml-language-server: $schema=../schemas/test.schema.json

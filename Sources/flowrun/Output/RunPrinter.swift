@@ -128,11 +128,3 @@ final class RunPrinter: RunObserver {
         return ms < 1000 ? "\(ms) ms" : String(format: "%.2f s", Double(ms) / 1000)
     }
 }
-
-extension Duration {
-    /// The duration in whole milliseconds.
-    var milliseconds: Int {
-        let (seconds, attoseconds) = components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
-    }
-}
