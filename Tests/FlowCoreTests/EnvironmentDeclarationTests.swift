@@ -120,4 +120,31 @@ struct EnvironmentDeclarationTests {
         #expect(error.location?.line == 6)
         #expect(dispatcher.calls.isEmpty)
     }
+
+    @Test func theFirstMissingRegistrationInStepOrderIsTheOneReported() async throws {
+        let report = try await run(apiServerByDefault + """
+            interceptors:
+              tenant: { use: tenant-header }
+            steps:
+              - { id: first, request: { method: POST, path: /side-effect } }
+              - { id: second, after: [first], interceptors: [tenant], request: { method: GET, path: /x } }
+              - { id: third, after: [second], dispatcher: htp, request: { method: GET, path: /y } }
+              - { id: fourth, after: [third], dispatcher: htp, interceptors: [tenant], request: { method: GET, path: /z } }
+            """, on: dispatcher)
+        #expect(report.error?.message.contains("interceptor 'tenant' uses 'tenant-header'") == true)
+        #expect(dispatcher.calls.isEmpty)
+    }
+
+    @Test func anUnregisteredOverrideDispatcherIsReportedOnceAtTheFirstStep() async throws {
+        var engine = engine(dispatcher)
+        engine.dispatcherOverride = "canned"
+        let report = await engine.run(try plan(apiServerByDefault + """
+            steps:
+              - { id: first, request: { method: POST, path: /side-effect } }
+              - { id: second, after: [first], dispatcher: other, request: { method: GET, path: /x } }
+            """), inputs: [:], environment: [:])
+        let error = try #require(report.error)
+        #expect(error.message.hasPrefix("step 'first' uses dispatcher 'canned', which is not registered"), "\(error.message)")
+        #expect(dispatcher.calls.isEmpty)
+    }
 }

@@ -28,6 +28,8 @@ public struct Plan: Sendable {
         let stepsAndCompensations: [PlannedStep]
         /// Whether each step, by position, declares `compensate:`.
         let compensated: [Bool]
+        /// The dispatchers, interceptors and parsers a run needs registered.
+        let registrationNeeds: RegistrationNeeds
 
         /// The steps' outputs by position, which a run's ``OutputTable`` and the plan's resolved expressions use.
         let outputLayout: OutputLayout
@@ -63,6 +65,7 @@ public struct Plan: Sendable {
                 regular.map { (planned[$0].id, planned[$0].dependencies) }, planPositions: regular,
                 planStepCount: planned.count)
             self.compensated = planned.map { lowered[$0.id] != nil }
+            self.registrationNeeds = RegistrationNeeds(stepsAndCompensations: stepsAndCompensations, steps: planned)
         }
     }
 
@@ -87,8 +90,10 @@ public struct Plan: Sendable {
     var compensated: [Bool] { storage.compensated }
     /// The position in ``steps`` of step `id`, the first when ids repeat.
     func position(of id: String) -> Int? { storage.outputLayout.position(of: id) }
-    /// Every step, then the compensations by the id of the step they undo: what a run's preflight checks.
+    /// Every step, then the compensations by the id of the step they undo.
     var stepsAndCompensations: [PlannedStep] { storage.stepsAndCompensations }
+    /// The dispatchers, `use:` interceptors and response parsers a run needs registered: what its preflight checks.
+    var registrationNeeds: RegistrationNeeds { _read { yield storage.registrationNeeds } }
     /// The regular steps and their dependencies, by position: what every run's schedule starts from.
     var stepGraph: StepGraph { _read { yield storage.stepGraph } }
     /// The validator for the plan's types, shared by every run so compiled patterns are cached once.

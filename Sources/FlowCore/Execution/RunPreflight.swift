@@ -46,16 +46,24 @@ struct RunPreflight {
                     + "the registry refused it, so as not to replace the built-in one: register it under another "
                     + "name (built-in kinds: \(InterceptorRegistry.builtInNames.joined(separator: ", ")))")
         }
-        var checkedInterceptors: Set<String> = []
-        for planned in plan.stepsAndCompensations where planned.subWorkflow == nil {
-            let name = engine.dispatcherOverride ?? planned.dispatcher
-            if engine.dispatchers[name] == nil {
-                throw Self.unregistered(
-                    "step '\(planned.id)' uses dispatcher '\(name)', which is not registered", name,
-                    among: engine.dispatchers.names, hint: "",
-                    at: planned.step.dispatcher?.location ?? plan.workflow.defaults.dispatcher?.location)
-            }
-            for declaration in planned.interceptors where checkedInterceptors.insert(declaration.name.value).inserted {
+        let needs = plan.registrationNeeds
+        // An override replaces every step's dispatcher: checked once, at the first step.
+        var overrideChecked = false
+        for need in needs.needs {
+            switch need {
+            case .dispatcher(let declared, let planned):
+                if engine.dispatcherOverride != nil {
+                    if overrideChecked { continue }
+                    overrideChecked = true
+                }
+                let name = engine.dispatcherOverride ?? declared
+                if engine.dispatchers[name] == nil {
+                    throw Self.unregistered(
+                        "step '\(planned.id)' uses dispatcher '\(name)', which is not registered", name,
+                        among: engine.dispatchers.names, hint: "",
+                        at: planned.step.dispatcher?.location ?? plan.workflow.defaults.dispatcher?.location)
+                }
+            case .interceptor(let declaration):
                 guard let use = declaration.usedName, engine.interceptors.factory(for: declaration) == nil else {
                     continue
                 }
@@ -72,7 +80,7 @@ struct RunPreflight {
                     hint: " (a Swift program registers interceptors in the Engine's InterceptorRegistry)", at: use.location)
             }
         }
-        if let missing = plan.responseParsers.first(where: { engine.parsers[$0.value] == nil }) {
+        if let missing = needs.responseParsers.first(where: { engine.parsers[$0.value] == nil }) {
             throw Self.unregistered(
                 "'parse: { use: \(missing.value) }' names a response parser that is not registered", missing.value,
                 among: engine.parsers.names,
