@@ -196,6 +196,14 @@ struct RunExecution: Sendable {
             actions.reserveCapacity(8)
         }
 
+        /// The action at `index`, moved out of ``actions`` with a payload-free one left in its place: what it
+        /// carries (a step's report, the outputs a step reads) is then the caller's, not copied.
+        mutating func takeAction(at index: Int) -> RunStateMachine.Action {
+            var action = RunStateMachine.Action.cancelRunningSteps
+            swap(&action, &actions[index])
+            return action
+        }
+
         /// Hands `event` to the machine, recorded first when the run keeps a journal: every input of the machine
         /// goes through here.
         mutating func take(_ event: consuming RunEvent) {
@@ -213,7 +221,7 @@ struct RunExecution: Sendable {
     ) async -> Outcome? {
         var index = 0
         while index < drive.actions.count {
-            switch drive.actions[index] {
+            switch drive.takeAction(at: index) {
             case .startStep(let planned, let outputs):
                 var seed: UInt64?
                 if planned.step.idempotencyKey {

@@ -222,9 +222,11 @@ struct RunStateMachine {
     ///   - runCancelled: Whether the run's task was cancelled when the result arrived.
     mutating func stepFinished(_ result: consuming StepResult, runCancelled: Bool, into actions: inout [Action]) {
         running -= 1
+        var result = result
+        // Moved out, not copied: the report becomes the action that records it.
+        var report = result.takeReport()
         switch state {
         case .ending(let ending):
-            var report = result.report
             if let deadlineError = ending.deadlineError, report.error?.code == .cancelled {
                 report.error?.code = deadlineError.code
                 report.error?.message = deadlineError.message
@@ -232,16 +234,16 @@ struct RunStateMachine {
                     report.attempts[last].error = report.error
                 }
             }
+            let id = report.id
             actions.append(.record(report))
             // Not marked done in the schedule: an ending run starts nothing more.
-            if result.error == nil { recordSuccess(of: result.report.id, outputs: result.outputs) }
+            if result.error == nil { recordSuccess(of: id, outputs: result.outputs) }
             return
         case .finished, .awaitingHandler, .compensating:
             preconditionFailure("a step finished while the run was \(state)")
         case .scheduling:
             break
         }
-        var report = result.report
         guard let error = result.error else {
             if let position = recordSuccess(of: report.id, outputs: result.outputs),
                 let index = schedule.position(ofPlanPosition: position)

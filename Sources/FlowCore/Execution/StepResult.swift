@@ -15,6 +15,15 @@ struct StepResult: Sendable, Codable {
     /// For an iteration of a `repeat` step: whether the loop goes on (the iteration bound no outputs).
     var loopGoesOn = false
 
+    /// Moves the report out, leaving an empty one: for the one consumer that keeps the report as its own (the
+    /// run machine, which records it), without copying every string and array in it.
+    mutating func takeReport() -> StepReport {
+        var report = StepReport(
+            id: "", status: .skipped, attempts: [], startedAfter: .zero, duration: .zero, outputs: [:], error: nil)
+        swap(&report, &self.report)
+        return report
+    }
+
     private enum CodingKeys: String, CodingKey {
         case outputs, report, error, failedResponse
     }

@@ -60,9 +60,13 @@ struct StepRunner: Sendable {
         -> StepResult
     {
         let started = clock.now
-        var report = StepReport(
-            id: planned.id, status: .succeeded, attempts: [], startedAfter: runStart.duration(to: started),
-            duration: .zero, outputs: [:], error: nil)
+        // The result is built where it is returned from, its report filled in place: a report built apart and
+        // then put in the result would be copied, every string and array of it.
+        var result = StepResult(
+            outputs: [:],
+            report: StepReport(
+                id: planned.id, status: .succeeded, attempts: [], startedAfter: runStart.duration(to: started),
+                duration: .zero, outputs: [:], error: nil))
         var log = AttemptLog()
         // One key per step run, the same on every attempt, so the server can recognise a retried request.
         let idempotencyKey = planned.step.idempotencyKey ? Self.idempotencyKey(seed: scope.stepSeed, scope.position) : nil
@@ -72,27 +76,31 @@ struct StepRunner: Sendable {
         let outcome = await attempts(
             planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, started: started,
             deadline: deadline, log: &log, stepSpan: span)
-        report.attempts = log.attempts
-        let failedResponse = log.failedResponse
+        result.report.attempts = log.attempts
         // The step ends when its last attempt does: that attempt read the clock as it ended.
-        report.duration = log.attempts.last.map { $0.startedAfter + $0.duration - report.startedAfter }
-            ?? started.duration(to: clock.now)
+        if let last = log.attempts.indices.last {
+            result.report.duration =
+                log.attempts[last].startedAfter + log.attempts[last].duration - result.report.startedAfter
+        } else {
+            result.report.duration = started.duration(to: clock.now)
+        }
         switch outcome {
         case .success(let outputs):
-            report.outputs = redactor.redact(.object(outputs)).objectValue ?? [:]
-            var result = StepResult(outputs: outputs, report: report)
+            result.report.outputs = redactor.redact(.object(outputs)).objectValue ?? [:]
+            result.outputs = outputs
             result.response = log.response
             result.requestURL = log.requestURL
             result.loopGoesOn = log.loopGoesOn
-            return result
         case .failure(let error):
             var error = redactor.redact(error)
             error.stepID = error.stepID ?? planned.id
-            error.attempt = error.attempt ?? report.attempts.last?.number
-            report.status = .failed
-            report.error = error
-            return StepResult(outputs: [:], report: report, error: error, failedResponse: failedResponse)
+            error.attempt = error.attempt ?? log.attempts.indices.last.map { log.attempts[$0].number }
+            result.report.status = .failed
+            result.report.error = error
+            result.error = error
+            result.failedResponse = log.failedResponse
         }
+        return result
     }
 
     /// The attempt loop: the driver of the step's ``AttemptStateMachine``, which decides whether and when to try
