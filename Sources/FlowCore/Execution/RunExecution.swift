@@ -221,7 +221,8 @@ struct RunExecution: Sendable {
     ) async -> Outcome? {
         var index = 0
         while index < drive.actions.count {
-            switch drive.takeAction(at: index) {
+            let action = drive.takeAction(at: index)
+            switch consume action {
             case .startStep(let planned, let outputs):
                 var seed: UInt64?
                 if planned.step.idempotencyKey {

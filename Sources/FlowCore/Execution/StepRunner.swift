@@ -60,13 +60,7 @@ struct StepRunner: Sendable {
         -> StepResult
     {
         let started = clock.now
-        // The result is built where it is returned from, its report filled in place: a report built apart and
-        // then put in the result would be copied, every string and array of it.
-        var result = StepResult(
-            outputs: [:],
-            report: StepReport(
-                id: planned.id, status: .succeeded, attempts: [], startedAfter: runStart.duration(to: started),
-                duration: .zero, outputs: [:], error: nil))
+        let startedAfter = runStart.duration(to: started)
         var log = AttemptLog()
         // One key per step run, the same on every attempt, so the server can recognise a retried request.
         let idempotencyKey = planned.step.idempotencyKey ? Self.idempotencyKey(seed: scope.stepSeed, scope.position) : nil
@@ -76,31 +70,31 @@ struct StepRunner: Sendable {
         let outcome = await attempts(
             planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, started: started,
             deadline: deadline, log: &log, stepSpan: span)
-        result.report.attempts = log.attempts
         // The step ends when its last attempt does: that attempt read the clock as it ended.
-        if let last = log.attempts.indices.last {
-            result.report.duration =
-                log.attempts[last].startedAfter + log.attempts[last].duration - result.report.startedAfter
-        } else {
-            result.report.duration = started.duration(to: clock.now)
-        }
+        let last = log.attempts.indices.last
+        let duration = last.map { log.attempts[$0].startedAfter + log.attempts[$0].duration - startedAfter }
+            ?? started.duration(to: clock.now)
+        // Each result is made in the return statement, its report inside it: a result or report kept in a
+        // variable of this async function is copied out of it, every string and array, when returned.
         switch outcome {
         case .success(let outputs):
-            result.report.outputs = redactor.redact(.object(outputs)).objectValue ?? [:]
-            result.outputs = outputs
-            result.response = log.response
-            result.requestURL = log.requestURL
-            result.loopGoesOn = log.loopGoesOn
+            return StepResult(
+                outputs: outputs,
+                report: StepReport(
+                    id: planned.id, status: .succeeded, attempts: log.attempts, startedAfter: startedAfter,
+                    duration: duration, outputs: redactor.redact(.object(outputs)).objectValue ?? [:], error: nil),
+                response: log.response, requestURL: log.requestURL, loopGoesOn: log.loopGoesOn)
         case .failure(let error):
             var error = redactor.redact(error)
             error.stepID = error.stepID ?? planned.id
-            error.attempt = error.attempt ?? log.attempts.indices.last.map { log.attempts[$0].number }
-            result.report.status = .failed
-            result.report.error = error
-            result.error = error
-            result.failedResponse = log.failedResponse
+            error.attempt = error.attempt ?? last.map { log.attempts[$0].number }
+            return StepResult(
+                outputs: [:],
+                report: StepReport(
+                    id: planned.id, status: .failed, attempts: log.attempts, startedAfter: startedAfter,
+                    duration: duration, outputs: [:], error: error),
+                error: error, failedResponse: log.failedResponse)
         }
-        return result
     }
 
     /// The attempt loop: the driver of the step's ``AttemptStateMachine``, which decides whether and when to try
