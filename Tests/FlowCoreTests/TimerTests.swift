@@ -73,12 +73,13 @@ import Testing
         }
         #expect(thread.pendingCount == 0)
         // With only a far deadline pending, the thread sleeps rather than polls: it may wake for its 1-s
-        // look at the clock or for a signal a loaded machine delivered late, but a poll would wake hundreds of times.
+        // look at the clock or for signals of the 20,000 schedules and cancellations that a loaded machine
+        // delivers late (seen: 4 under a load of 11 on 2 cores), but a poll would wake hundreds of times.
         let farTimer = thread.scheduleTimer(after: .seconds(60)) {}
-        try await Task.sleep(for: .milliseconds(50))
+        try await Task.sleep(for: .milliseconds(100))
         let wakeUps = thread.wakeUps
         try await Task.sleep(for: .milliseconds(300))
-        #expect(thread.wakeUps - wakeUps <= 3, "the timer thread woke \(thread.wakeUps - wakeUps) times in 0.3 s")
+        #expect(thread.wakeUps - wakeUps <= 12, "the timer thread woke \(thread.wakeUps - wakeUps) times in 0.3 s")
         farTimer.cancel()
     }
 
