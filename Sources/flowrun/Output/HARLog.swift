@@ -53,7 +53,7 @@ enum HARLog {
             "request": request(exchange),
             "response": response(exchange),
             "cache": [:],
-            "timings": ["send": 0, "wait": .double(wait), "receive": .double(max(0, total - wait))],
+            "timings": ["send": 0, "wait": .double(wait), "receive": .double(rounded(max(0, total - wait)))],
             "_flowrun": .object(custom),
         ]
     }
@@ -136,10 +136,16 @@ enum HARLog {
         }
     }
 
-    /// `duration` in milliseconds, to the microsecond.
+    /// `duration` in milliseconds, rounded to the microsecond.
     private static func milliseconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
-        return (Double(seconds) * 1000 + Double(attoseconds / 1_000_000_000_000) / 1000)
+        return rounded(Double(seconds) * 1000 + Double(attoseconds / 1_000_000_000_000) / 1000)
+    }
+
+    /// `milliseconds` rounded to the microsecond, so a difference of two prints no binary noise (0.591, not
+    /// 0.5909999999999993).
+    private static func rounded(_ milliseconds: Double) -> Double {
+        (milliseconds * 1000).rounded() / 1000
     }
 
     /// An ISO 8601 date in UTC with milliseconds, `2026-11-02T09:15:00.123Z`, of a time since the Unix epoch.
