@@ -106,6 +106,54 @@ struct ExchangeObserverTests {
     }
 }
 
+/// Redacts each step's exchanges when the step finishes, as `flowrun run -v` prints them.
+private final class StepEndPrinter: ExchangeObserver, RunObserver {
+    private let held = Mutex<[Exchange]>([])
+    let printed = Mutex<[String: String]>([:])
+
+    func exchangeFinished(_ exchange: Exchange) { held.withLock { $0.append(exchange) } }
+
+    func stepFinished(_ report: StepReport) {
+        let own = held.withLock { list in
+            defer { list.removeAll { $0.stepID == report.id } }
+            return list.filter { $0.stepID == report.id }
+        }
+        let text = own.map { exchange in
+            let shown = exchange.redacted()
+            return String(decoding: shown.response?.body ?? [], as: UTF8.self)
+        }.joined(separator: "\n")
+        printed.withLock { $0[report.id] = text }
+    }
+}
+
+extension ExchangeObserverTests {
+    /// A regular step `set`s a token into the var a `bearer` interceptor sends later: the var is a secret from
+    /// the start, so the response that handed the token out is redacted when that step ends, before the
+    /// interceptor first sends it.
+    @Test func aTokenBoundIntoAVarThatAnInterceptorSendsIsASecretAsSoonAsItIsBound() async throws {
+        let workflow = apiServerByDefault + """
+            vars: { token: none }
+            interceptors:
+              auth: { bearer: $vars.token }
+            steps:
+              - id: login
+                request: { method: POST, path: /login }
+                set: { token: $response.body#/token }
+              - id: invoices
+                after: [login]
+                interceptors: [auth]
+                request: { method: GET, path: /invoices }
+            """
+        let printer = StepEndPrinter()
+        var engine = engine(bank)
+        engine.exchangeObserver = printer
+        let report = await engine.run(try plan(workflow), inputs: [:], environment: [:], observer: printer)
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        let login = try #require(printer.printed.withLock { $0["login"] })
+        #expect(login == #"{"token":"***"}"#)
+    }
+}
+
 /// Follows one redirect itself and reports both hops, as FlowHTTP's dispatcher does.
 private struct ReportingDispatcher: Dispatcher {
     func dispatch(_ request: StepRequest, context: StepContext) async throws -> StepResponse {
