@@ -110,17 +110,22 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
                 target: target, context: context, timeout: timeout,
                 maxResponseBodySize: configuration.maxResponseBodySize,
                 limitsInflatedSize: configuration.limitsInflatedSize)
+            // Only an observed run times its hops.
+            var hop = context.exchangeObserver == nil ? nil : HopObservation()
             var response: StepResponse
             do {
                 response = try await send(
-                    current, target: target, deadline: deadline, failures: failures, context: context)
-            } catch var error as FlowError where !redirects.isEmpty {
+                    current, target: target, deadline: deadline, failures: failures, context: context, hop: &hop)
+            } catch {
+                hop?.report(current, redirect: redirects.count, outcome: .failure(error), context: context)
+                guard var error = error as? FlowError, !redirects.isEmpty else { throw error }
                 // The report lists only the first URL: say how the failing one was reached.
                 let hops = redirects.map { "\($0.status)" }.joined(separator: ", ")
                 error.message += " (reached by redirect \(hops) from "
                     + RequestTarget(request).description(redactedBy: context.redactor) + ")"
                 throw error
             }
+            hop?.report(current, redirect: redirects.count, outcome: .success(response), context: context)
             guard
                 let next = try nextHop(
                     after: response, of: current, target: target, failures: failures, context: context)
@@ -143,10 +148,10 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
         }
     }
 
-    /// Sends one request — one hop — and reads its whole response.
+    /// Sends one request — one hop — and reads its whole response, noting in `hop` when its head arrived.
     private func send(
         _ request: StepRequest, target: RequestTarget, deadline: RequestDeadline, failures: FailureMapper,
-        context: StepContext
+        context: StepContext, hop: inout HopObservation?
     ) async throws -> StepResponse {
         // Everything that can be refused without the network is refused here, so a header holding
         // an injected line never reaches a socket.
@@ -168,6 +173,7 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
         } catch {
             throw failures.map(error, phase: .waitingForHead)
         }
+        hop?.headArrived(version: response.version)
 
         let status = Int(response.status.code)
         let body: ByteBuffer

@@ -67,7 +67,9 @@ struct LoopRunOutputTests {
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stderr.split(separator: "\n").map(String.init)
         let summary = try #require(lines.firstIndex { $0.hasPrefix("✓ issues  ") }, "\(run.stderr)")
-        let pages = lines[(summary + 1)...].prefix(3)
+        // Each page's line, with its exchange under it, further in.
+        let pages = lines[(summary + 1)...].filter { $0.hasPrefix("    page ") }
+        #expect(pages.count == 3, "\(run.stderr)")
         let base = "https://tracker.example/repos/acme/api/issues?state=open&per_page=50"
         let expected = [
             "    page 0  GET \(base)  200  ", "    page 1  GET \(base)&page=2  200  ",

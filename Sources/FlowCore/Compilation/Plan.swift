@@ -100,7 +100,8 @@ public struct Plan: Sendable {
     var validator: JSONSchemaValidator { _read { yield storage.validator } }
     /// The inputs whose values are secrets (`format: password`).
     var secretInputs: Set<String> { storage.secretInputs }
-    /// The vars that hold secrets: those whose initial value reads a secret input or another secret var.
+    /// The vars that hold secrets: those an interceptor sends as a credential, and those whose initial value reads
+    /// a secret input, a secret environment variable or another secret var.
     var secretVariables: Set<String> { storage.secretVariables }
     /// The environment variables declared with `secret: true`.
     var secretEnvironment: Set<String> { storage.secretEnvironment }

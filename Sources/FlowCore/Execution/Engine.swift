@@ -69,6 +69,11 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     /// order. `flowrun test --shuffle` sets it, so a race between steps that nothing orders (an interceptor
     /// reading a var another step sets) fails a test the way it fails over a network; `nil` by default.
     public var readyOrderSeed: UInt64?
+    /// Hears of every request the runs send and of what came back: each redirect hop and each replay after a
+    /// refresh as an exchange of its own, the request as it went out after the interceptors. `nil`, the default,
+    /// means nobody listens, and nothing is timed or reported. `flowrun run -v` and `--har-out` set one; see
+    /// ``ExchangeObserver``.
+    public var exchangeObserver: (any ExchangeObserver)?
     /// The circuit breakers, shared by every run of this engine (and of its copies).
     let circuitBreakers: CircuitBreakers
     /// Where each run records its events, in order, when set (see ``RunEvent``).

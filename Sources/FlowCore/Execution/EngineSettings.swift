@@ -23,7 +23,8 @@ struct EngineSettings: Sendable {
     var runID = ""
 
     init<C>(_ engine: Engine<C>) {
-        dispatchers = engine.dispatchers
+        // Observed, each dispatcher is wrapped once per run, so that every call it makes is reported.
+        dispatchers = engine.exchangeObserver.map { engine.dispatchers.observed(by: $0) } ?? engine.dispatchers
         interceptors = engine.interceptors
         parsers = engine.parsers
         clock = engine.engineClock

@@ -11,14 +11,23 @@ extension Plan {
         Set(workflow.environment.filter(\.secret).map(\.name.value))
     }
 
-    /// The vars of `workflow` whose initial value reads a secret input, a secret environment variable or
-    /// another secret var.
+    /// The vars of `workflow` that an interceptor sends as a credential (`bearer: $vars.token`), and those whose
+    /// initial value reads a secret input, a secret environment variable or another secret var.
     ///
-    /// Every value such a var later receives through `set` (a refreshed token) is a secret too.
+    /// Every value such a var later receives through `set` (a token a login or refresh step obtained) is a
+    /// secret too, from the moment it is bound: before the interceptor first sends it, so the response that
+    /// handed it out is redacted wherever it is shown (`flowrun run -vv`).
     static func secretVariables(
         of workflow: Workflow, secretInputs: Set<String>, secretEnvironment: Set<String>
     ) -> Set<String> {
         var secret: Set<String> = []
+        for declaration in workflow.interceptors {
+            for credential in SecretRedactor.credentials(of: declaration.kind) {
+                for (expression, _) in credential.expressions {
+                    if case .variable(let name) = expression.source { secret.insert(name) }
+                }
+            }
+        }
         var changed = true
         while changed {
             changed = false
@@ -80,7 +89,7 @@ extension SecretRedactor {
     }
 
     /// The templates of an interceptor whose values are secrets.
-    private static func credentials(of kind: InterceptorDeclaration.Kind) -> [ValueTemplate] {
+    fileprivate static func credentials(of kind: InterceptorDeclaration.Kind) -> [ValueTemplate] {
         switch kind {
         case .bearer(let token): [token]
         case .basic(_, let password): [password]

@@ -6,7 +6,8 @@ import Synchronization
 /// It knows two kinds of secret:
 ///
 /// - The literal secrets of a run: the values of inputs with `format: password`, every value ever held by
-///   a var initialised from a secret, and the credentials that interceptors send. Each is also matched in
+///   a var initialised from a secret or sent by an interceptor as a credential, and the credentials that
+///   interceptors send. Each is also matched in
 ///   the forms a server echoes it back in: percent- and form-encoded, JSON-escaped and base64 (standard and URL-safe,
 ///   with and without padding). All of them are replaced by `***`.
 /// - Credential-shaped parts of a URL, whatever their value: user info (`user:pw@`) and the values of query

@@ -284,6 +284,8 @@ struct StepRunner: Sendable {
             logger: logger, redactor: redactor)
         // `send` cancels the chain when the attempt timeout passes.
         context.callerEnforcesAttemptTimeout = context.attemptTimeout != nil
+        context.item = scope.position.item
+        context.iteration = scope.position.iteration
         let breaker = planned.policy?.circuitBreaker
         let breakerKey = breaker.map { CircuitBreakers.key(for: planned, $0, in: plan) }
         // Only a call the breaker let through has an outcome for it: a request that could not be built

@@ -40,6 +40,19 @@ public struct StepContext: Sendable {
     public var redactor: SecretRedactor
     /// The header fields of the request before the step's interceptors ran; the engine sets them.
     public var headersBeforeInterceptors: HeaderFields?
+    /// The zero-based index of the `forEach` item this attempt is for, if any; the engine sets it.
+    public var item: Int?
+    /// The zero-based index of the `repeat` iteration or `paginate` page this attempt is for, if any; the engine
+    /// sets it.
+    public var iteration: Int?
+    /// Who hears of every request sent and response received (``Engine/exchangeObserver``), or `nil`, the
+    /// default, when nobody does.
+    ///
+    /// A dispatcher that sends more than one request per call, one per redirect it follows, reports each
+    /// with ``reportExchange(_:response:error:redirect:httpVersion:timing:)``; the engine then reports none
+    /// for the call. A dispatcher that reports nothing needs to do nothing: the engine reports the call as one
+    /// exchange. Check for `nil` before timing anything, so a run that nobody observes pays nothing.
+    public var exchangeObserver: (any ExchangeObserver)?
 
     /// The names of the header fields of `request` that the step's interceptors added or changed:
     /// credentials, signatures, custom auth headers. A dispatcher that follows a redirect to another origin

@@ -29,6 +29,21 @@ struct RunCommand: AsyncParsableCommand {
             -v/--verbose adds under it a line per iteration or item (its index, request, status, duration \
             and error), and under a workflow step a line per step of the called workflow.
 
+            -v also prints, under each step's line on standard error, every request as it went out (after \
+            the interceptors) and every response: the request and status lines and the header fields, \
+            curl-style (> sent, < received, * flowrun's notes), one exchange per attempt, per replay after \
+            a refresh and per redirect hop. -vv adds the bodies, the first 2 KiB of each (then \
+            "… (N more bytes)"); a body that is not text is summarised as <N bytes, content type>. \
+            Secrets are redacted everywhere: credential header fields (Authorization, Cookie, X-Api-Key, \
+            …), credential query parameters, secret inputs and every credential an interceptor sent. \
+            Standard output is untouched, so `flowrun run -v --format json | jq` still works.
+
+            --har-out writes every exchange, redacted the same way, to a HAR 1.2 file that browsers' \
+            developer tools and HTTP debuggers open: an entry per attempt, replay and redirect hop, with \
+            whole bodies and a _flowrun field naming the step, attempt, item and iteration. It is written \
+            when the run ends, whether it succeeded, failed or was interrupted, under a temporary name \
+            that is renamed into place, so a crash never leaves a half-written file.
+
             --trace-out writes the run's spans, one JSON object per line: a flowrun.run span, a \
             flowrun.step span per step and an "HTTP <METHOD>" span per attempt, whose context \
             is sent as the W3C traceparent header so the servers' spans join the trace.
@@ -38,7 +53,8 @@ struct RunCommand: AsyncParsableCommand {
 
             Exit status: 0 when the run succeeds, 1 when it fails, 2 when the file, an input, an \
             environment variable or an argument is invalid, a dispatcher or interceptor it names is \
-            not registered (nothing was sent), or a report file cannot be written. Ctrl-C (SIGINT), \
+            not registered (nothing was sent), or a report, trace or HAR file cannot be written (a path \
+            that cannot be written fails before the first request). Ctrl-C (SIGINT), \
             SIGTERM and SIGHUP cancel the requests in flight, print the report of what ran, and exit \
             with 128 + the signal's number: 130, 143 or 129.
 
@@ -49,6 +65,7 @@ struct RunCommand: AsyncParsableCommand {
               flowrun run wf.yaml --inputs inputs.yaml --format json > report.json
               flowrun run wf.yaml --junit-out results.xml --trace-out trace.jsonl
               flowrun run wf.yaml -v
+              flowrun run wf.yaml -vv --har-out run.har
             """
     )
 
@@ -92,6 +109,15 @@ struct RunCommand: AsyncParsableCommand {
     var traceOut: String?
 
     @Option(
+        name: .customLong("har-out"),
+        help: ArgumentHelp(
+            "Write every request and response, redacted, to this HAR 1.2 file (browsers' developer tools open it).",
+            discussion: "An entry per attempt, replay after a refresh and redirect hop; written when the run ends, "
+                + "even when it fails.",
+            valueName: "file"))
+    var harOut: String?
+
+    @Option(
         name: .customLong("max-body-size"),
         help: ArgumentHelp(
             "The largest response body to accept, counted after gzip/deflate decompression (default 10 MiB).",
@@ -103,9 +129,12 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(
         name: [.short, .long],
         help: ArgumentHelp(
-            "Under a loop, forEach or workflow step's line, print a line per iteration, item or called step.",
-            discussion: "Without it, such a step prints one summary line: (3 pages, 3 attempts)."))
-    var verbose = false
+            "Print each request and response (-vv: with bodies) and a line per iteration, item or called step.",
+            discussion: "On standard error, redacted, under each step's line: the request and status lines and "
+                + "header fields of every attempt, replay and redirect hop; -vv adds the bodies, the first "
+                + "2 KiB of each, and a binary body's size and type. Without -v, a loop, forEach or workflow "
+                + "step prints one summary line: (3 pages, 3 attempts)."))
+    var verbose: Int
 
     @Flag(help: "Do not verify TLS certificates. Only for test servers you control.")
     var insecure = false
@@ -144,21 +173,6 @@ struct RunCommand: AsyncParsableCommand {
             let hint = selected == "mock" ? " (the mock dispatcher needs --mock <stub file>)" : ""
             Self.fail("no dispatcher named '\(selected)'\(hint); available: \((registry.names + ["http"]).sorted().joined(separator: ", "))")
         }
-        // Report files are created before the first request, so a bad path fails before anything is sent.
-        if let junitOut, !FileManager.default.createFile(atPath: junitOut, contents: nil) {
-            Self.fail("cannot write the JUnit report to \(junitOut)")
-        }
-        let tracer: JSONLinesTracer? = traceOut.map { path in
-            do {
-                let tracer = try JSONLinesTracer(path: path)
-                InstrumentationSystem.bootstrap(tracer)
-                return tracer
-            } catch {
-                Self.fail("cannot write the trace to \(path)")
-            }
-        }
-        let printer = RunPrinter(
-            format: format, stderrIsTerminal: Terminal.isColorTerminal(STDERR_FILENO), verbose: verbose)
         var bodyLimit = AsyncHTTPClientDispatcher.Configuration.defaultMaxResponseBodySize
         if let maxBodySize {
             guard let size = ByteCount(parsing: maxBodySize) else {
@@ -166,12 +180,40 @@ struct RunCommand: AsyncParsableCommand {
             }
             bodyLimit = size.bytes
         }
+        // Report files are created before the first request, so a bad path fails before anything is sent.
+        if let junitOut, !FileManager.default.createFile(atPath: junitOut, contents: nil) {
+            Self.fail("cannot write the JUnit report to \(junitOut)")
+        }
+        let har: HARRecorder? = harOut.map { path in
+            do {
+                return try HARRecorder(path: path)
+            } catch {
+                Self.fail("cannot write the HAR file to \(path): \(error)")
+            }
+        }
+        let tracer: JSONLinesTracer? = traceOut.map { path in
+            do {
+                let tracer = try JSONLinesTracer(path: path)
+                InstrumentationSystem.bootstrap(tracer)
+                return tracer
+            } catch {
+                har?.discard()
+                Self.fail("cannot write the trace to \(path)")
+            }
+        }
+        let printer = RunPrinter(
+            format: format, stderrIsTerminal: Terminal.isColorTerminal(STDERR_FILENO), verbose: verbose)
+        let exchangeObservers: [any ExchangeObserver] = (verbose > 0 ? [printer] : []) + (har.map { [$0] } ?? [])
         let (report, signal) = try await AsyncHTTPClientDispatcher.withDispatcher(
             insecure: insecure, maxResponseBodySize: bodyLimit
         ) { http in
             registry.register(http, as: "http")
             var engine = Engine(dispatchers: registry, logger: logger, maxConcurrentSteps: maxConcurrency)
             engine.dispatcherOverride = selected
+            if !exchangeObservers.isEmpty {
+                engine.exchangeObserver = exchangeObservers.count == 1
+                    ? exchangeObservers[0] : ExchangeFanOut(observers: exchangeObservers)
+            }
             let configured = engine
             let environment = environment
             return await Interrupt.cancelling {
@@ -187,6 +229,13 @@ struct RunCommand: AsyncParsableCommand {
                 try Data(JUnitXML.run(report).render().utf8).write(to: URL(fileURLWithPath: junitOut), options: .atomic)
             } catch {
                 unwritten.append("cannot write the JUnit report to \(junitOut): \(error.localizedDescription)")
+            }
+        }
+        if let har, let harOut {
+            do {
+                try har.write(report)
+            } catch {
+                unwritten.append("cannot write the HAR file to \(harOut): \(error.localizedDescription)")
             }
         }
         if let tracer, let traceOut {

@@ -7,24 +7,54 @@ import Synchronization
 /// Step lines go to standard error (progress), the outputs, JSON report, JUnit XML or
 /// GitHub annotations to standard output, so `flowrun run … > out.json` captures only
 /// the result. Step lines are printed in human and github format (a CI log reads well
-/// with them). When standard error is a terminal, a status line below the step lines
-/// shows the steps still running. With `verbose`, each line of a loop, `forEach` or
-/// `workflow:` step is followed by an indented line per iteration, item or called step.
-final class RunPrinter: RunObserver {
+/// with them), and in every format with `-v`. When standard error is a terminal, a status
+/// line below the step lines shows the steps still running. With `-v` (``verbose`` 1), each
+/// line of a loop, `forEach` or `workflow:` step is followed by an indented line per
+/// iteration, item or called step, and every step's exchanges are printed under its line,
+/// redacted: the request and status lines and header fields; with `-vv` (2) the bodies too.
+///
+/// Exchanges are held until their step finishes (see ``exchangeFinished(_:)``).
+final class RunPrinter: RunObserver, ExchangeObserver {
     let format: RunOutputFormat
     let isTerminal: Bool
-    /// Whether a step's line is followed by its iterations, items and called steps (`--verbose`).
-    let verbose: Bool
+    /// How many times `-v` was given: 1 adds iterations, items, called steps and the exchanges' headers,
+    /// 2 the bodies too.
+    let verbose: Int
     private let running = Mutex<[String]>([])
+    /// The exchanges of the steps still running, by step id.
+    private let exchanges = Mutex<[String: [Exchange]]>([:])
 
-    init(format: RunOutputFormat, stderrIsTerminal: Bool, verbose: Bool = false) {
+    init(format: RunOutputFormat, stderrIsTerminal: Bool, verbose: Int = 0) {
         self.format = format
         self.isTerminal = stderrIsTerminal
         self.verbose = verbose
     }
 
     /// Whether step lines are printed to standard error.
-    private var showsProgress: Bool { format == .human || format == .github }
+    private var showsProgress: Bool { format == .human || format == .github || verbose > 0 }
+
+    /// Keeps `exchange` until its step's line is printed: redacted then, when the run's redactor knows the
+    /// credentials that a refresh step took from a response (the refresh step's line comes after the replay
+    /// that sent them). Without `-vv` the bodies are dropped at once.
+    func exchangeFinished(_ exchange: Exchange) {
+        var exchange = exchange
+        if verbose < 2 {
+            exchange.request.body = nil
+            exchange.response?.body = []
+        }
+        exchanges.withLock { $0[exchange.stepID, default: []].append(exchange) }
+    }
+
+    /// Removes and returns the exchanges of `step` and of the steps of the workflow it called, in order.
+    private func takeExchanges(of step: StepReport) -> [Exchange] {
+        var ids: [String] = []
+        func collect(_ report: StepReport) {
+            ids.append(report.id)
+            report.subSteps.forEach(collect)
+        }
+        collect(step)
+        return exchanges.withLock { held in ids.flatMap { held.removeValue(forKey: $0) ?? [] } }
+    }
 
     func stepStarted(_ stepID: String) {
         guard showsProgress else { return }
@@ -42,7 +72,12 @@ final class RunPrinter: RunObserver {
             list.removeAll { $0 == step.id }
             return list
         }
-        let details = verbose ? detailLines(of: step, indent: "    ") : []
+        var details: [String] = []
+        if verbose > 0 {
+            var held = takeExchanges(of: step)
+            details = detailLines(of: step, indent: "    ", exchanges: &held)
+            details += exchangeLines(held, of: nil, indent: "    ")
+        }
         write(clearing + ([line(of: step)] + details).joined(separator: "\n") + "\n")
         statusLine(names)
     }
@@ -86,6 +121,12 @@ final class RunPrinter: RunObserver {
     /// Prints the outputs (or error) in human format, the whole report as JSON or JUnit XML, or the annotations.
     func finish(_ report: RunReport) {
         write(clearing)
+        // Exchanges of a step whose line never came (none should be left): printed rather than lost.
+        let left = exchanges.withLock { held in
+            defer { held.removeAll() }
+            return held.values.flatMap { $0 }
+        }
+        if !left.isEmpty { write(exchangeLines(left, of: nil, indent: "").joined(separator: "\n") + "\n") }
         switch format {
         case .json:
             FileHandle.standardOutput.write(Data((RunReportJSON.encode(report).serialized(pretty: true) + "\n").utf8))

@@ -30,23 +30,15 @@ final class JSONLinesTracer: Tracer {
     }
 
     private let output: Mutex<Output>
-    /// Where the trace goes once it is complete.
-    private let path: String
-    /// Where spans are written until then, in the same folder, so that ``close()`` can rename it into place.
-    private let partialPath: String
+    /// Where spans are written until the trace is complete; ``close()`` renames it into place.
+    private let file: PartialFile
 
     /// Creates a tracer that writes to a temporary file beside `path`; ``close()`` renames it to `path`.
     /// - Parameter path: The file to write.
-    /// - Throws: `CocoaError` when the temporary file cannot be created or opened.
+    /// - Throws: ``PartialFile/Unwritable`` when the temporary file cannot be created, or the error opening it.
     init(path: String) throws {
-        self.path = path
-        let url = URL(fileURLWithPath: path)
-        partialPath = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)").path
-        guard FileManager.default.createFile(atPath: partialPath, contents: nil) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
-        }
-        output = Mutex(Output(handle: try FileHandle(forWritingTo: URL(fileURLWithPath: partialPath))))
+        file = try PartialFile(path: path)
+        output = Mutex(Output(handle: try file.openForWriting()))
     }
 
     /// Starts a span: a child of the context's span, or the root of a new trace.
@@ -112,14 +104,10 @@ final class JSONLinesTracer: Tracer {
             return output.failure
         }
         if let failure {
-            try? FileManager.default.removeItem(atPath: partialPath)
+            file.discard()
             throw failure
         }
-        guard rename(partialPath, path) == 0 else {
-            let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            try? FileManager.default.removeItem(atPath: partialPath)
-            throw error
-        }
+        try file.commit()
     }
 
     private func write(_ line: String) {
