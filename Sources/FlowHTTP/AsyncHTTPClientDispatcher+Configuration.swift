@@ -57,6 +57,15 @@ extension AsyncHTTPClientDispatcher {
         /// as `HTTPClient.shared` does; it words the failure message.
         var limitsInflatedSize = false
 
+        /// The clients of the requests that go through a proxy, as `withDispatcher`'s `proxies` set them up;
+        /// `nil` sends every request with ``client``.
+        var proxyRoutes: ProxyRoutes?
+
+        /// The client that sends a request to `target`: its proxy's, or ``client``.
+        func client(for target: RequestTarget) -> HTTPClient {
+            proxyRoutes?.client(for: target) ?? client
+        }
+
         /// Creates a configuration.
         ///
         /// - Parameters:

@@ -1,13 +1,15 @@
 import AsyncHTTPClient
 import NIOHTTPCompression
+import NIOCore
 import NIOSSL
 
 extension AsyncHTTPClientDispatcher {
     /// Runs `body` with a dispatcher on a private client, and shuts the client down afterwards.
     ///
-    /// The command-line tool uses this to honour `--insecure` and its redirect limit, which the
-    /// shared client cannot change. The private client starts from the settings of
-    /// `HTTPClient.shared` and differs in six ways:
+    /// The command-line tool uses this to honour `--insecure`, its redirect limit, its proxies and its connect
+    /// timeout, which the shared client cannot change. The private client starts from the settings of
+    /// `HTTPClient.shared` and differs in six ways (and, when `proxies` name a proxy, it is one client per
+    /// proxy besides the direct one, each with these settings, chosen per request and redirect hop by its URL):
     ///
     /// - With `insecure`, it does not verify TLS certificates or host names. Use it only against
     ///   test servers you control; without it, verification stays on.
@@ -43,6 +45,10 @@ extension AsyncHTTPClientDispatcher {
     ///   - defaultTimeout: The time limit of attempts whose step sets none.
     ///   - maxConnectionsPerHost: The most HTTP/1.1 connections to one host; 8, like
     ///     `HTTPClient.shared`, by default. Must be positive.
+    ///   - proxies: Which requests go through which HTTP proxy (a client per proxy, with the same settings);
+    ///     none by default.
+    ///   - connectTimeout: How long connecting to a server (or proxy) may take, within the attempt's time
+    ///     limit; AsyncHTTPClient's default (10 seconds) when `nil`.
     ///   - isolation: The actor `body` runs on; the caller's, by default.
     ///   - body: The work to do with the dispatcher.
     /// - Returns: What `body` returns.
@@ -53,21 +59,48 @@ extension AsyncHTTPClientDispatcher {
         maxResponseBodySize: Int = Configuration.defaultMaxResponseBodySize,
         defaultTimeout: Duration? = Configuration.defaultAttemptTimeout,
         maxConnectionsPerHost: Int = 8,
+        proxies: ProxySettings = ProxySettings(),
+        connectTimeout: Duration? = nil,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (AsyncHTTPClientDispatcher) async throws -> Result
     ) async throws -> Result {
-        let clientConfiguration = privateClientConfiguration(
+        var clientConfiguration = privateClientConfiguration(
             insecure: insecure, maxRedirects: maxRedirects, maxConnectionsPerHost: maxConnectionsPerHost,
             maxResponseBodySize: maxResponseBodySize)
+        if let connectTimeout { clientConfiguration.timeout.connect = TimeAmount(connectTimeout) }
+        let servers = Array(Set([proxies.http, proxies.https].compactMap { $0 }))
         return try await HTTPClient.withHTTPClient(configuration: clientConfiguration, isolation: isolation) { client in
-            var configuration = Configuration(
-                client: client,
-                maxResponseBodySize: maxResponseBodySize,
-                defaultTimeout: defaultTimeout,
-                maxRedirects: maxRedirects
-            )
-            configuration.limitsInflatedSize = true
-            return try await body(AsyncHTTPClientDispatcher(configuration: configuration))
+            try await withProxyClients(for: servers[...], configuration: clientConfiguration, clients: [:]) { proxied in
+                var configuration = Configuration(
+                    client: client,
+                    maxResponseBodySize: maxResponseBodySize,
+                    defaultTimeout: defaultTimeout,
+                    maxRedirects: maxRedirects
+                )
+                configuration.limitsInflatedSize = true
+                if !proxied.isEmpty { configuration.proxyRoutes = ProxyRoutes(settings: proxies, clients: proxied) }
+                return try await body(AsyncHTTPClientDispatcher(configuration: configuration))
+            }
+        }
+    }
+
+    /// Runs `body` with a client per proxy in `servers` (added to `clients`), each with `configuration` and its
+    /// proxy, and shuts them down afterwards.
+    private static func withProxyClients<Result>(
+        for servers: ArraySlice<ProxyServer>, configuration: HTTPClient.Configuration,
+        clients: [ProxyServer: HTTPClient], isolation: isolated (any Actor)? = #isolation,
+        _ body: ([ProxyServer: HTTPClient]) async throws -> Result
+    ) async throws -> Result {
+        guard let server = servers.first else { return try await body(clients) }
+        var proxied = configuration
+        proxied.proxy = .server(
+            host: server.host, port: server.port,
+            authorization: server.username.map { .basic(username: $0, password: server.password ?? "") })
+        return try await HTTPClient.withHTTPClient(configuration: proxied, isolation: isolation) { client in
+            var clients = clients
+            clients[server] = client
+            return try await withProxyClients(
+                for: servers.dropFirst(), configuration: configuration, clients: clients, isolation: isolation, body)
         }
     }
 

@@ -58,9 +58,9 @@ import NIOHTTP1
 ///
 /// Use the default configuration, which uses ``sharedClient``, in a program that sends requests
 /// with normal certificate checks: it needs no set-up or shutdown. Use
-/// ``withDispatcher(insecure:maxRedirects:maxResponseBodySize:defaultTimeout:maxConnectionsPerHost:isolation:_:)``
+/// ``withDispatcher(insecure:maxRedirects:maxResponseBodySize:defaultTimeout:maxConnectionsPerHost:proxies:connectTimeout:isolation:_:)``
 /// when the run needs different client settings — certificate verification off for `--insecure`, a
-/// redirect limit, more connections per host — or fails fast on refused connections; it creates a
+/// redirect limit, more connections per host, HTTP proxies, a connect timeout — or fails fast on refused connections; it creates a
 /// private client and shuts it down when the closure returns. To use a client of your own, pass it in
 /// ``Configuration/client``, with `redirectConfiguration = .disallow`, and shut it down yourself after the
 /// last request.
@@ -109,7 +109,8 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
             let failures = FailureMapper(
                 target: target, context: context, timeout: timeout,
                 maxResponseBodySize: configuration.maxResponseBodySize,
-                limitsInflatedSize: configuration.limitsInflatedSize)
+                limitsInflatedSize: configuration.limitsInflatedSize,
+                proxy: configuration.proxyRoutes?.server(for: target))
             // Only an observed run times its hops.
             var hop = context.exchangeObserver == nil ? nil : HopObservation()
             var response: StepResponse
@@ -169,7 +170,8 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
 
         let response: HTTPClientResponse
         do {
-            response = try await configuration.client.execute(makeClientRequest(request), deadline: deadline.nio)
+            response = try await configuration.client(for: target).execute(
+                makeClientRequest(request), deadline: deadline.nio)
         } catch {
             throw failures.map(error, phase: .waitingForHead)
         }

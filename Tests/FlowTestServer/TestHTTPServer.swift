@@ -134,29 +134,13 @@ package final class TestHTTPServer: Sendable {
 
     /// Binds a server to 127.0.0.1 on an ephemeral port.
     package static func start(_ handler: @escaping @Sendable (RecordedRequest) -> TestReply) async throws -> TestHTTPServer {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let state = ServerState()
-        do {
-            let channel = try await ServerBootstrap(group: group)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelInitializer { channel in
-                    state.connections.add(1, ordering: .relaxed)
-                    do {
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        try channel.pipeline.syncOperations.addHandler(RecordingHandler(state: state, respond: handler))
-                        return channel.eventLoop.makeSucceededVoidFuture()
-                    } catch {
-                        return channel.eventLoop.makeFailedFuture(error)
-                    }
-                }
-                .bind(host: "127.0.0.1", port: 0)
-                .get()
-            guard let port = channel.localAddress?.port else { throw TestServerError.noPort }
-            return TestHTTPServer(port: port, state: state, channel: channel, group: group)
-        } catch {
-            try? await group.shutdownGracefully()
-            throw error
+        let listener = try await LoopbackListener.bind { channel in
+            state.connections.add(1, ordering: .relaxed)
+            try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+            try channel.pipeline.syncOperations.addHandler(RecordingHandler(state: state, respond: handler))
         }
+        return TestHTTPServer(port: listener.port, state: state, channel: listener.channel, group: listener.group)
     }
 
     /// Stops listening and closes every connection.

@@ -48,8 +48,9 @@ struct FlowRunProcess {
         _ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:],
         removing: Set<String> = [], timeout: Duration = .seconds(60), started: (@Sendable (Int32) -> Void)? = nil
     ) throws -> Outcome {
-        var variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        var variables = ProcessInfo.processInfo.environment
         for name in removing { variables[name] = nil }
+        variables.merge(environment) { $1 }
 
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent("flowrun")
@@ -145,5 +146,20 @@ extension Duration {
     fileprivate var milliseconds: Int {
         let (seconds, attoseconds) = components
         return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}
+
+extension TemporaryFolder {
+    /// A folder holding `ping.yaml`: one `GET /ping` to the server at `$env.API`.
+    static func withPingWorkflow() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try folder.write("ping.yaml", """
+            flowrun: 1
+            env: { API: {} }
+            servers: { api: "{$env.API}" }
+            steps:
+              - { id: ping, server: api, request: { method: GET, path: /ping } }
+            """)
+        return folder
     }
 }

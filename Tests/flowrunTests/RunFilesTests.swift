@@ -35,16 +35,9 @@ struct RunFilesTests {
     /// The reports' folder disappears while the run waits for the server: neither report can be written, the
     /// run says so and exits 2, and no partial file is left behind.
     @Test func reportsThatCannotBeWrittenFailTheRunWithExit2() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder.withPingWorkflow()
         let reports = folder.url.appendingPathComponent("reports")
         try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
-        try folder.write("ping.yaml", """
-            flowrun: 1
-            env: { API: {} }
-            servers: { api: "{$env.API}" }
-            steps:
-              - { id: ping, server: api, request: { method: GET, path: /ping } }
-            """)
         let junit = reports.appendingPathComponent("junit.xml").path
         let trace = reports.appendingPathComponent("trace.jsonl").path
         try await withTestServer({ _ in

@@ -39,6 +39,9 @@ struct FailureMapper {
     /// Whether the client limits a compressed body by its inflated size (``maxResponseBodySize``) rather than by
     /// its compression ratio.
     var limitsInflatedSize = false
+    /// The proxy the request went through, if any: a transport failure's message names it, as the failure may
+    /// be the proxy's.
+    var proxy: ProxyServer?
 
     /// Maps `error`, thrown during `phase`, to a ``FlowError`` with the step, attempt and request set.
     func map(_ error: any Error, phase: Phase) -> FlowError {
@@ -49,7 +52,8 @@ struct FailureMapper {
             // Checked first: a cancelled request also fails with whatever AsyncHTTPClient saw last.
             result = FlowError(.cancelled, "the request was cancelled", underlyingError: error)
         } else {
-            let (code, message) = describe(error, phase: phase)
+            var (code, message) = describe(error, phase: phase)
+            if let proxy, code == .transport { message += " (through the proxy \(proxy))" }
             result = FlowError(code, message, underlyingError: error)
         }
         result.stepID = result.stepID ?? context.stepID

@@ -27,6 +27,8 @@ struct RequestTarget: Sendable, CustomStringConvertible {
     var host: String { String(url[hostRange]) }
     /// Whether the URL names a host.
     var hasHost: Bool { !hostRange.isEmpty }
+    /// The port the URL names, or `nil` when it names none (or not a number).
+    var portNumber: Int? { port.flatMap { Int(url[$0]) } }
     /// `host:port`, with the scheme's default port when the URL names none.
     ///
     /// Built when asked, for a failure's message.

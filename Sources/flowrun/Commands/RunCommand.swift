@@ -51,6 +51,9 @@ struct RunCommand: AsyncParsableCommand {
             Responses are read up to 10 MiB (after decompression); --max-body-size raises or lowers \
             the limit.
 
+            Requests go through the proxies that HTTPS_PROXY, HTTP_PROXY and NO_PROXY name (or \
+            their lower-case forms), or all through --proxy; --connect-timeout bounds connecting.
+
             Exit status: 0 when the run succeeds, 1 when it fails, 2 when the file, an input, an \
             environment variable or an argument is invalid, a dispatcher or interceptor it names is \
             not registered (nothing was sent), or a report, trace or HAR file cannot be written (a path \
@@ -66,6 +69,7 @@ struct RunCommand: AsyncParsableCommand {
               flowrun run wf.yaml --junit-out results.xml --trace-out trace.jsonl
               flowrun run wf.yaml -v
               flowrun run wf.yaml -vv --har-out run.har
+              HTTPS_PROXY=http://proxy.corp:3128 flowrun run wf.yaml --connect-timeout 5s
             """
     )
 
@@ -139,6 +143,23 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Do not verify TLS certificates. Only for test servers you control.")
     var insecure = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Send every request through this HTTP proxy: http://[user:password@]host:port.",
+            discussion: """
+                Without it, HTTPS_PROXY (for https URLs), HTTP_PROXY (for http URLs) and NO_PROXY \
+                (hosts reached directly) are honoured, also in lower case. The proxy tunnels each \
+                request (CONNECT), https ones too.
+                """,
+            valueName: "url"))
+    var proxy: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "How long connecting to a server or proxy may take, within the attempt's limit: 5s, 500ms (10s by default).",
+            valueName: "duration"))
+    var connectTimeout: String?
+
     @Option(help: "The most steps that run at once.")
     var maxConcurrency = 8
 
@@ -180,6 +201,13 @@ struct RunCommand: AsyncParsableCommand {
             }
             bodyLimit = size.bytes
         }
+        let network: NetworkOptions
+        do {
+            network = try NetworkOptions(
+                proxy: proxy, connectTimeout: connectTimeout, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            Self.fail("\(error)")
+        }
         // Report files are created before the first request, so a bad path fails before anything is sent.
         if let junitOut, !FileManager.default.createFile(atPath: junitOut, contents: nil) {
             Self.fail("cannot write the JUnit report to \(junitOut)")
@@ -205,7 +233,8 @@ struct RunCommand: AsyncParsableCommand {
             format: format, stderrIsTerminal: Terminal.isColorTerminal(STDERR_FILENO), verbose: verbose)
         let exchangeObservers: [any ExchangeObserver] = (verbose > 0 ? [printer] : []) + (har.map { [$0] } ?? [])
         let (report, signal) = try await AsyncHTTPClientDispatcher.withDispatcher(
-            insecure: insecure, maxResponseBodySize: bodyLimit
+            insecure: insecure, maxResponseBodySize: bodyLimit, proxies: network.proxies,
+            connectTimeout: network.connectTimeout
         ) { http in
             registry.register(http, as: "http")
             var engine = Engine(dispatchers: registry, logger: logger, maxConcurrentSteps: maxConcurrency)

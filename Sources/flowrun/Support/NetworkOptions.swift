@@ -1,0 +1,39 @@
+import FlowCore
+import FlowHTTP
+
+/// The network settings of `flowrun run`: which HTTP proxy each request goes through (`--proxy`, or the
+/// `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY` environment variables) and how long connecting may take
+/// (`--connect-timeout`).
+struct NetworkOptions {
+    var proxies: ProxySettings
+    var connectTimeout: Duration?
+
+    /// An option or environment variable that cannot be used: the message names it, never a credential.
+    struct Invalid: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Reads the settings; `--proxy` replaces the environment's proxies, whose `NO_PROXY` still applies.
+    /// - Parameter environment: The process environment (not a `.env` file, which is for `$env`).
+    init(proxy: String?, connectTimeout: String?, environment: [String: String]) throws(Invalid) {
+        do {
+            proxies = try ProxySettings(environment: environment)
+        } catch {
+            throw Invalid(description: "\(error)")
+        }
+        if let proxy {
+            do {
+                proxies = proxies.using(try ProxyServer(url: proxy))
+            } catch {
+                throw Invalid(description: "--proxy: \(error)")
+            }
+        }
+        self.connectTimeout = nil
+        if let connectTimeout {
+            guard case .success(let duration) = DurationParser.parse(connectTimeout), duration > .zero else {
+                throw Invalid(description: "--connect-timeout: '\(connectTimeout)' is not a duration; write one such as 5s or 500ms")
+            }
+            self.connectTimeout = duration
+        }
+    }
+}
