@@ -214,7 +214,8 @@ struct FailurePoliciesOverHTTPTests {
         #expect(step.duration >= .seconds(2))
         // The 503, then the request still unanswered when the total ran out; never a third.
         #expect(server.requests.count == 2)
-        #expect(elapsed < .seconds(5))
+        // Cut at the total, not after the 10-second answer: room for a machine under heavy load.
+        #expect(elapsed < .seconds(8))
     }
 
     @Test(arguments: [Fault.resetMidBody, .closeWithoutAnswer])
