@@ -6,8 +6,8 @@ import NIOSSL
 extension AsyncHTTPClientDispatcher {
     /// Runs `body` with a dispatcher on a private client, and shuts the client down afterwards.
     ///
-    /// The command-line tool uses this to honour `--insecure`, its redirect limit, its proxies and its connect
-    /// timeout, which the shared client cannot change. The private client starts from the settings of
+    /// The command-line tool uses this to honour `--insecure`, its redirect limit, its proxies, its connect
+    /// timeout and its certificates, which the shared client cannot change. The private client starts from the settings of
     /// `HTTPClient.shared` and differs in six ways (and, when `proxies` name a proxy, it is one client per
     /// proxy besides the direct one, each with these settings, chosen per request and redirect hop by its URL):
     ///
@@ -49,6 +49,8 @@ extension AsyncHTTPClientDispatcher {
     ///     none by default.
     ///   - connectTimeout: How long connecting to a server (or proxy) may take, within the attempt's time
     ///     limit; AsyncHTTPClient's default (10 seconds) when `nil`.
+    ///   - tls: The authorities to trust instead of the system's, and a client certificate for mutual TLS; the
+    ///     system's and none by default.
     ///   - isolation: The actor `body` runs on; the caller's, by default.
     ///   - body: The work to do with the dispatcher.
     /// - Returns: What `body` returns.
@@ -61,12 +63,16 @@ extension AsyncHTTPClientDispatcher {
         maxConnectionsPerHost: Int = 8,
         proxies: ProxySettings = ProxySettings(),
         connectTimeout: Duration? = nil,
+        tls: TLSSettings = TLSSettings(),
         isolation: isolated (any Actor)? = #isolation,
         _ body: (AsyncHTTPClientDispatcher) async throws -> Result
     ) async throws -> Result {
         var clientConfiguration = privateClientConfiguration(
             insecure: insecure, maxRedirects: maxRedirects, maxConnectionsPerHost: maxConnectionsPerHost,
             maxResponseBodySize: maxResponseBodySize)
+        var tlsConfiguration = clientConfiguration.tlsConfiguration ?? .makeClientConfiguration()
+        tls.apply(to: &tlsConfiguration)
+        clientConfiguration.tlsConfiguration = tlsConfiguration
         if let connectTimeout { clientConfiguration.timeout.connect = TimeAmount(connectTimeout) }
         let servers = Array(Set([proxies.http, proxies.https].compactMap { $0 }))
         return try await HTTPClient.withHTTPClient(configuration: clientConfiguration, isolation: isolation) { client in

@@ -58,9 +58,10 @@ import NIOHTTP1
 ///
 /// Use the default configuration, which uses ``sharedClient``, in a program that sends requests
 /// with normal certificate checks: it needs no set-up or shutdown. Use
-/// ``withDispatcher(insecure:maxRedirects:maxResponseBodySize:defaultTimeout:maxConnectionsPerHost:proxies:connectTimeout:isolation:_:)``
+/// ``withDispatcher(insecure:maxRedirects:maxResponseBodySize:defaultTimeout:maxConnectionsPerHost:proxies:connectTimeout:tls:isolation:_:)``
 /// when the run needs different client settings — certificate verification off for `--insecure`, a
-/// redirect limit, more connections per host, HTTP proxies, a connect timeout — or fails fast on refused connections; it creates a
+/// redirect limit, more connections per host, HTTP proxies, a connect timeout, a private CA or a client
+/// certificate — or fails fast on refused connections; it creates a
 /// private client and shuts it down when the closure returns. To use a client of your own, pass it in
 /// ``Configuration/client``, with `redirectConfiguration = .disallow`, and shut it down yourself after the
 /// last request.

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+package import NIOSSL
 import Synchronization
 
 #if canImport(Glibc)
@@ -116,8 +117,10 @@ package final class TestHTTPServer: Sendable {
     /// The server's own event loop; shutting it down closes every connection it accepted.
     private let group: MultiThreadedEventLoopGroup
 
-    /// `http://127.0.0.1:<port>`.
-    package var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// `http://127.0.0.1:<port>`, or `https://` for a server started with TLS.
+    package var baseURL: String { "\(scheme)://127.0.0.1:\(port)" }
+    /// `http` or `https`.
+    private let scheme: String
 
     /// Every request received so far, in order.
     package var requests: [RecordedRequest] { state.requests.withLock { $0 } }
@@ -125,7 +128,8 @@ package final class TestHTTPServer: Sendable {
     /// How many connections the server accepted.
     package var connectionCount: Int { state.connections.load(ordering: .relaxed) }
 
-    private init(port: Int, state: ServerState, channel: any Channel, group: MultiThreadedEventLoopGroup) {
+    private init(port: Int, state: ServerState, channel: any Channel, group: MultiThreadedEventLoopGroup, scheme: String) {
+        self.scheme = scheme
         self.port = port
         self.state = state
         self.channel = channel
@@ -133,14 +137,22 @@ package final class TestHTTPServer: Sendable {
     }
 
     /// Binds a server to 127.0.0.1 on an ephemeral port.
-    package static func start(_ handler: @escaping @Sendable (RecordedRequest) -> TestReply) async throws -> TestHTTPServer {
+    /// - Parameters:
+    ///   - tls: Speaks HTTPS with this context (its certificate, and the client certificates it requires, if
+    ///     any) instead of plain HTTP.
+    ///   - handler: Decides the reply to each request.
+    package static func start(
+        tls: NIOSSLContext? = nil, _ handler: @escaping @Sendable (RecordedRequest) -> TestReply
+    ) async throws -> TestHTTPServer {
         let state = ServerState()
         let listener = try await LoopbackListener.bind { channel in
             state.connections.add(1, ordering: .relaxed)
+            if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
             try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
             try channel.pipeline.syncOperations.addHandler(RecordingHandler(state: state, respond: handler))
         }
-        return TestHTTPServer(port: listener.port, state: state, channel: listener.channel, group: listener.group)
+        return TestHTTPServer(
+            port: listener.port, state: state, channel: listener.channel, group: listener.group, scheme: tls == nil ? "http" : "https")
     }
 
     /// Stops listening and closes every connection.
@@ -163,10 +175,11 @@ package final class TestHTTPServer: Sendable {
 ///   - handler: Decides the reply to each request; called on the server's event loop.
 ///   - body: The test.
 package func withTestServer<Result>(
+    tls: NIOSSLContext? = nil,
     _ handler: @escaping @Sendable (RecordedRequest) -> TestReply = { _ in .text("ok") },
     _ body: (TestHTTPServer) async throws -> Result
 ) async throws -> Result {
-    let server = try await TestHTTPServer.start(handler)
+    let server = try await TestHTTPServer.start(tls: tls, handler)
     let result: Result
     do {
         result = try await body(server)
@@ -209,6 +222,8 @@ package func withRefusingPort<Result>(_ body: (Int) async throws -> Result) asyn
 package enum TestServerError: Error {
     /// The bound channel has no port.
     case noPort
+    /// Making test certificates failed: the command and what it said.
+    case openssl(String)
 }
 
 /// What the server's connections share.

@@ -65,4 +65,43 @@ struct RunNetworkOptionsTests {
             #expect(server.requests.isEmpty)
         }
     }
+    @Test func dashDashCacertAndAClientCertificateReachAMutualTLSServerOfAPrivateCA() async throws {
+        let folder = try TemporaryFolder.withPingWorkflow()
+        let certificates = try TestCertificates.make()
+        defer { certificates.remove() }
+        let context = try certificates.serverContext(requiringClientCertificates: true)
+        try await withTestServer(tls: context) { server in
+            let untrusted = try await FlowRunProcess.run(
+                ["run", "ping.yaml"], in: folder.url, environment: ["API": server.baseURL], removing: Self.proxyVariables)
+            #expect(untrusted.status == 1)
+            #expect(untrusted.stderr.contains("TLS handshake with 127.0.0.1:\(server.port) failed"), "\(untrusted.stderr)")
+
+            let trusted = try await FlowRunProcess.run(
+                ["run", "ping.yaml", "--cacert", certificates.caCertificate, "--cert", certificates.clientCertificate,
+                 "--key", certificates.clientKey],
+                in: folder.url, environment: ["API": server.baseURL], removing: Self.proxyVariables)
+            #expect(trusted.status == 0, "\(trusted.stderr)")
+            #expect(server.requests.map(\.path) == ["/ping"])
+        }
+    }
+
+    @Test func aCertificateFileThatCannotBeUsedExits2BeforeAnyRequest() async throws {
+        let folder = try TemporaryFolder.withPingWorkflow()
+        let certificates = try TestCertificates.make()
+        defer { certificates.remove() }
+        try await withTestServer(tls: try certificates.serverContext()) { server in
+            for (arguments, message) in [
+                (["--cacert", certificates.path("missing.pem")], "flowrun run: --cacert \(certificates.path("missing.pem")): "),
+                (["--cert", certificates.clientCertificate, "--key", certificates.strayKey],
+                 "flowrun run: --key \(certificates.strayKey): the key does not belong to the client certificate"),
+            ] {
+                let outcome = try await FlowRunProcess.run(
+                    ["run", "ping.yaml"] + arguments, in: folder.url, environment: ["API": server.baseURL],
+                    removing: Self.proxyVariables)
+                #expect(outcome.status == 2)
+                #expect(outcome.stderr.hasPrefix(message), "\(outcome.stderr)")
+            }
+            #expect(server.requests.isEmpty)
+        }
+    }
 }

@@ -52,7 +52,9 @@ struct RunCommand: AsyncParsableCommand {
             the limit.
 
             Requests go through the proxies that HTTPS_PROXY, HTTP_PROXY and NO_PROXY name (or \
-            their lower-case forms), or all through --proxy; --connect-timeout bounds connecting.
+            their lower-case forms), or all through --proxy; --connect-timeout bounds connecting. \
+            --cacert trusts a private CA instead of the system's; --cert and --key present a client \
+            certificate (mutual TLS).
 
             Exit status: 0 when the run succeeds, 1 when it fails, 2 when the file, an input, an \
             environment variable or an argument is invalid, a dispatcher or interceptor it names is \
@@ -160,6 +162,24 @@ struct RunCommand: AsyncParsableCommand {
             valueName: "duration"))
     var connectTimeout: String?
 
+    @Option(
+        name: .customLong("cacert"),
+        help: ArgumentHelp(
+            "Trust the certificate authorities in this PEM file instead of the system's: for an API behind a private CA.",
+            valueName: "file"))
+    var caCertificates: String?
+
+    @Option(
+        name: .customLong("cert"),
+        help: ArgumentHelp(
+            "Present this client certificate (PEM, optionally followed by its chain) for mutual TLS.",
+            discussion: "Its private key comes from --key, or from this file when it holds the key too.",
+            valueName: "file"))
+    var certificate: String?
+
+    @Option(name: .customLong("key"), help: ArgumentHelp("The client certificate's private key (PEM, unencrypted).", valueName: "file"))
+    var key: String?
+
     @Option(help: "The most steps that run at once.")
     var maxConcurrency = 8
 
@@ -204,7 +224,8 @@ struct RunCommand: AsyncParsableCommand {
         let network: NetworkOptions
         do {
             network = try NetworkOptions(
-                proxy: proxy, connectTimeout: connectTimeout, environment: ProcessInfo.processInfo.environment)
+                proxy: proxy, connectTimeout: connectTimeout, caCertificates: caCertificates, certificate: certificate,
+                key: key, environment: ProcessInfo.processInfo.environment)
         } catch {
             Self.fail("\(error)")
         }
@@ -234,7 +255,7 @@ struct RunCommand: AsyncParsableCommand {
         let exchangeObservers: [any ExchangeObserver] = (verbose > 0 ? [printer] : []) + (har.map { [$0] } ?? [])
         let (report, signal) = try await AsyncHTTPClientDispatcher.withDispatcher(
             insecure: insecure, maxResponseBodySize: bodyLimit, proxies: network.proxies,
-            connectTimeout: network.connectTimeout
+            connectTimeout: network.connectTimeout, tls: network.tls
         ) { http in
             registry.register(http, as: "http")
             var engine = Engine(dispatchers: registry, logger: logger, maxConcurrentSteps: maxConcurrency)

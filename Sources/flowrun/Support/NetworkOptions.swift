@@ -2,11 +2,12 @@ import FlowCore
 import FlowHTTP
 
 /// The network settings of `flowrun run`: which HTTP proxy each request goes through (`--proxy`, or the
-/// `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY` environment variables) and how long connecting may take
-/// (`--connect-timeout`).
+/// `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY` environment variables), how long connecting may take
+/// (`--connect-timeout`), and the certificates TLS uses (`--cacert`, `--cert`, `--key`).
 struct NetworkOptions {
     var proxies: ProxySettings
     var connectTimeout: Duration?
+    var tls: TLSSettings
 
     /// An option or environment variable that cannot be used: the message names it, never a credential.
     struct Invalid: Error, CustomStringConvertible {
@@ -15,7 +16,10 @@ struct NetworkOptions {
 
     /// Reads the settings; `--proxy` replaces the environment's proxies, whose `NO_PROXY` still applies.
     /// - Parameter environment: The process environment (not a `.env` file, which is for `$env`).
-    init(proxy: String?, connectTimeout: String?, environment: [String: String]) throws(Invalid) {
+    init(
+        proxy: String?, connectTimeout: String?, caCertificates: String?, certificate: String?, key: String?,
+        environment: [String: String]
+    ) throws(Invalid) {
         do {
             proxies = try ProxySettings(environment: environment)
         } catch {
@@ -34,6 +38,11 @@ struct NetworkOptions {
                 throw Invalid(description: "--connect-timeout: '\(connectTimeout)' is not a duration; write one such as 5s or 500ms")
             }
             self.connectTimeout = duration
+        }
+        do {
+            tls = try TLSSettings(caCertificatesFile: caCertificates, clientCertificateFile: certificate, clientKeyFile: key)
+        } catch {
+            throw Invalid(description: "\(error)")
         }
     }
 }
