@@ -37,6 +37,11 @@ do {
         try await benchmark.run()
     case "scale":
         try await ScaleBenchmark().run()
+    case "mock-serve":
+        var benchmark = MockServeBenchmark(flowrun: products.appendingPathComponent("flowrun").path)
+        if let seconds = option("seconds") { benchmark.seconds = seconds }
+        if let rounds = option("rounds") { benchmark.rounds = rounds }
+        try await benchmark.run()
     case "control":
         try await ControlFlowBenchmark().run()
     case "fuzz" where arguments.contains("--replay"):
@@ -62,6 +67,7 @@ do {
                    flowrun-benchmarks engine banking [--profile-engine] [--runs N] [--rounds N]
                    flowrun-benchmarks http [--runs N] [--concurrency N] [--rounds N]
                    flowrun-benchmarks scale
+                   flowrun-benchmarks mock-serve [--seconds N] [--rounds N]
                    flowrun-benchmarks control
                    flowrun-benchmarks fuzz [--seconds N] [--seed S] [--out DIR] | fuzz --seed S --replay I
                    flowrun-benchmarks http --profile-engine [--without-timeouts] | --profile-hand-written [--runs N] [--rounds N]
@@ -79,6 +85,10 @@ do {
                        AsyncHTTPClientDispatcher against a hand-written AsyncHTTPClient loop, one shared
                        client, against an in-process SwiftNIO server on 127.0.0.1; --profile-engine runs
                        only the engine side (with the banking policy's timeouts unless --without-timeouts)
+              mock-serve
+                       requests per second of `flowrun mock serve` answering one stub, under wrk at 32
+                       connections (10 s, best of 3), beside the same load on the in-process SwiftNIO test
+                       server; needs wrk (apt-get install wrk) and a release flowrun beside this executable
               scale    chains of 1,000, 4,000 and 16,000 steps: compile, graph and run time per step, and
                        how it grows (≈1× when every stage is linear)
               control  the run state machine's events per second against Engine.run of the same 1,000-step
