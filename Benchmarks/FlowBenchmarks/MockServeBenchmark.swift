@@ -26,7 +26,7 @@ struct MockServeBenchmark {
         """
 
     func run() async throws {
-        guard let wrk = Self.which("wrk") else {
+        guard let wrk = Timing.which("wrk") else {
             throw BenchError("wrk is not installed: apt-get install wrk")
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flowrun-mock-bench-\(getpid())")
@@ -53,31 +53,12 @@ struct MockServeBenchmark {
 
     /// Runs `wrk` against `url` and returns its requests per second; any non-2xx answer fails the benchmark.
     private func load(_ wrk: String, url: String) throws -> Double {
-        let output = try Self.capture(
-            wrk, ["-t", "2", "-c", "\(connections)", "-d", "\(seconds)s", "--latency", url])
+        let output = try Timing.run(wrk, ["-t", "2", "-c", "\(connections)", "-d", "\(seconds)s", url]).output
         if output.contains("Non-2xx or 3xx responses") { throw BenchError("wrk saw failed answers from \(url):\n\(output)") }
         guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("Requests/sec:") }),
             let rate = Double(line.split(separator: " ").last ?? "")
         else { throw BenchError("no rate in wrk's output:\n\(output)") }
         return rate
-    }
-
-    static func which(_ name: String) -> String? {
-        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return paths.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    static func capture(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
     }
 }
 
