@@ -56,6 +56,20 @@ struct RunCommand: AsyncParsableCommand {
             --cacert trusts a private CA instead of the system's; --cert and --key present a client \
             certificate (mutual TLS).
 
+            --repeat N runs the workflow N times, one run after another, in this process: on one engine and \
+            one HTTP client, so circuit breakers, the connection pool and a mock's sequences carry over \
+            from run to run. --inputs-each FILE runs it once per row of FILE, JSON Lines (an object of \
+            inputs per line) or, for a .csv file, CSV (a header row of input names, then a row per run, each \
+            cell converted as --input converts a value); each row's inputs are merged over --input and \
+            --inputs (the row wins), and with --repeat every row runs N times. A row that cannot be read \
+            stops the command with exit status 2, naming the file and line, before the first request. Each \
+            run prints one line (run 3/10 ✓ 42 ms, or ✗ with its error; -v adds the step lines), then a \
+            summary: the runs that succeeded and failed, and the nearest-rank p50 and p95 and the longest \
+            duration. --format json prints one document instead: {"summary": …, "runs": […]}, each run's \
+            report as a single run's, with its run and row numbers. They exit 0 when every run succeeds, 1 \
+            when any fails; a signal stops the series after the run it cancels. --junit-out, --har-out, \
+            --trace-out and --format junit or github describe one run and are refused (exit 2).
+
             Exit status: 0 when the run succeeds, 1 when it fails, 2 when the file, an input, an \
             environment variable or an argument is invalid, a dispatcher or interceptor it names is \
             not registered (nothing was sent), or a report, trace or HAR file cannot be written (a path \
@@ -72,6 +86,8 @@ struct RunCommand: AsyncParsableCommand {
               flowrun run wf.yaml -v
               flowrun run wf.yaml -vv --har-out run.har
               HTTPS_PROXY=http://proxy.corp:3128 flowrun run wf.yaml --connect-timeout 5s
+              flowrun run wf.yaml --repeat 20 --input token=t-123
+              flowrun run wf.yaml --inputs-each customers.csv --format json > runs.json
             """
     )
 
@@ -87,6 +103,21 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("inputs"), help: "A JSON or YAML file with the inputs as an object.")
     var inputsFile: String?
+
+    @Option(
+        name: .customLong("repeat"),
+        help: ArgumentHelp(
+            "Run the workflow N times in this process, one run after another, then print a summary.",
+            valueName: "N"))
+    var repeatCount: Int?
+
+    @Option(
+        name: .customLong("inputs-each"),
+        help: ArgumentHelp(
+            "Run the workflow once per row of this file: JSON Lines (an object per line) or CSV (a header of input names).",
+            valueName: "file"),
+        completion: .file(extensions: ["jsonl", "csv"]))
+    var inputsEach: String?
 
     @Option(name: .customLong("env-file"), help: "A .env file of NAME=value lines for $env; the process environment wins.")
     var envFile: String?
@@ -190,20 +221,31 @@ struct RunCommand: AsyncParsableCommand {
         for pair in inputPairs where !pair.contains("=") {
             throw ValidationError("--input takes name=value; '\(pair)' has no '='.")
         }
+        if let repeatCount, repeatCount < 1 { throw ValidationError("--repeat must be at least 1.") }
+        if repeatCount != nil || inputsEach != nil {
+            let option = repeatCount != nil ? "--repeat" : "--inputs-each"
+            let refused = [("--junit-out", junitOut), ("--har-out", harOut), ("--trace-out", traceOut)]
+                .filter { $0.1 != nil }.map(\.0) + (format == .junit || format == .github ? ["--format \(format)"] : [])
+            if let first = refused.first {
+                throw ValidationError("\(option) runs the workflow several times; \(first) describes one run and cannot be combined with it (use --format json for every run's report).")
+            }
+        }
     }
 
     func run() async throws {
         let logger = logging.makeLogger()
         let plan = try PlanLoader(commandName: "run", format: format == .github ? .github : .human).load(file)
         let inputs = try RunInputs(plan: plan).collect(pairs: inputPairs, file: inputsFile)
-        var environment = ProcessInfo.processInfo.environment
-        if let envFile {
-            do {
-                environment = try DotEnv.load(envFile).merging(environment) { _, process in process }
-            } catch {
-                Self.fail("\(error)")
-            }
+        // Every row is read before the first request, so a malformed one sends nothing.
+        let rows = inputsEach.map { InputRows(inputs: RunInputs(plan: plan)).load($0) }
+        let environment: [String: String]
+        do {
+            environment = try (envFile.map { try DotEnv.load($0) } ?? [:])
+                .merging(ProcessInfo.processInfo.environment) { _, process in process }
+        } catch {
+            Self.fail("\(error)")
         }
+
         var registry = DispatcherRegistry()
         var selected = dispatcher
         if let mock {
@@ -253,21 +295,33 @@ struct RunCommand: AsyncParsableCommand {
         let printer = RunPrinter(
             format: format, stderrIsTerminal: Terminal.isColorTerminal(STDERR_FILENO), verbose: verbose)
         let exchangeObservers: [any ExchangeObserver] = (verbose > 0 ? [printer] : []) + (har.map { [$0] } ?? [])
-        let (report, signal) = try await AsyncHTTPClientDispatcher.withDispatcher(
-            insecure: insecure, maxResponseBodySize: bodyLimit, proxies: network.proxies,
-            connectTimeout: network.connectTimeout, tls: network.tls
-        ) { http in
-            registry.register(http, as: "http")
-            var engine = Engine(dispatchers: registry, logger: logger, maxConcurrentSteps: maxConcurrency)
-            engine.dispatcherOverride = selected
-            if !exchangeObservers.isEmpty {
-                engine.exchangeObserver = exchangeObservers.count == 1
-                    ? exchangeObservers[0] : ExchangeFanOut(observers: exchangeObservers)
+        let engine = EngineSetup(
+            registry: registry, selected: selected, logger: logger, maxConcurrency: maxConcurrency,
+            insecure: insecure, bodyLimit: bodyLimit, network: network, exchangeObservers: exchangeObservers)
+        if repeatCount != nil || rows != nil {
+            let runs = (rows.map { $0.map(Optional.some) } ?? [nil]).flatMap { row in Array(repeating: row, count: repeatCount ?? 1) }
+            let series = RunSeries(printer: printer, total: runs.count)
+            let stepLines: RunPrinter? = verbose > 0 ? printer : nil  // -v: every step's line too
+            let (finished, signal) = try await engine.run { engine in
+                await Interrupt.cancelling {
+                    var series = series
+                    for (index, row) in runs.enumerated() where !Task.isCancelled {
+                        let runInputs = inputs.merging(row?.inputs ?? [:]) { _, row in row }
+                        let report = await engine.run(
+                            plan, inputs: runInputs, environment: environment, observer: stepLines)
+                        series.finished(RunSeries.Run(number: index + 1, row: row?.number, report: report))
+                    }
+                    return series
+                }
             }
-            let configured = engine
-            let environment = environment
-            return await Interrupt.cancelling {
-                await configured.run(plan, inputs: inputs, environment: environment, observer: printer)
+            finished.finish()
+            if let signal { throw ExitCode(Interrupt.exitCode(for: signal)) }
+            if finished.failed > 0 { throw ExitCode(1) }
+            return
+        }
+        let (report, signal) = try await engine.run { engine in
+            await Interrupt.cancelling {
+                await engine.run(plan, inputs: inputs, environment: environment, observer: printer)
             }
         }
         printer.finish(report)
@@ -303,6 +357,38 @@ struct RunCommand: AsyncParsableCommand {
             let nothingRan = report.steps.allSatisfy { $0.attempts.isEmpty }
             let usage: Set<FlowError.Code> = [.validation, .unknownReference]
             throw ExitCode(usage.contains(error.code) && nothingRan ? 2 : 1)
+        }
+    }
+
+    /// The engine the options describe, made on an HTTP client of its own that is shut down after the runs.
+    ///
+    /// Every run of a `--repeat` or `--inputs-each` series runs on the one engine, so they share its
+    /// circuit breakers, the HTTP client's connection pool and the mock's sequences.
+    struct EngineSetup {
+        var registry: DispatcherRegistry
+        var selected: String?
+        var logger: Logger
+        var maxConcurrency: Int
+        var insecure: Bool
+        var bodyLimit: Int
+        var network: NetworkOptions
+        var exchangeObservers: [any ExchangeObserver]
+
+        func run<Result: Sendable>(_ body: (Engine<ContinuousClock>) async -> Result) async throws -> Result {
+            var registry = registry
+            return try await AsyncHTTPClientDispatcher.withDispatcher(
+                insecure: insecure, maxResponseBodySize: bodyLimit, proxies: network.proxies,
+                connectTimeout: network.connectTimeout, tls: network.tls
+            ) { http in
+                registry.register(http, as: "http")
+                var engine = Engine(dispatchers: registry, logger: logger, maxConcurrentSteps: maxConcurrency)
+                engine.dispatcherOverride = selected
+                if !exchangeObservers.isEmpty {
+                    engine.exchangeObserver = exchangeObservers.count == 1
+                        ? exchangeObservers[0] : ExchangeFanOut(observers: exchangeObservers)
+                }
+                return await body(engine)
+            }
         }
     }
 

@@ -160,7 +160,7 @@ final class RunPrinter: RunObserver, ExchangeObserver {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
-    private func paint(_ text: String, _ code: String) -> String {
+    func paint(_ text: String, _ code: String) -> String {
         isTerminal ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 

@@ -32,7 +32,9 @@ struct RunInputs {
     }
 
     /// The text as given for string inputs; otherwise JSON when it parses, else the text.
-    private func value(_ text: String, for name: String) -> JSONValue {
+    ///
+    /// `--input name=value` and the cells of an `--inputs-each` CSV file are converted this way.
+    func value(_ text: String, for name: String) -> JSONValue {
         let schema = plan.workflow.inputs?.property(name)
         let resolved = schema?.ref.flatMap { plan.types[$0.value] } ?? schema
         if resolved?.types == [.string] { return .string(text) }
