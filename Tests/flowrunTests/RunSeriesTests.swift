@@ -1,5 +1,6 @@
 import FlowTestServer
 import Foundation
+import Synchronization
 import Testing
 
 /// `flowrun run --repeat N` and `--inputs-each FILE`: several runs on one engine, against a real server on 127.0.0.1.
@@ -194,5 +195,30 @@ struct RunSeriesTests {
             #expect(outcome.stderr.contains("--repeat"), "\(outcome.stderr)")
             #expect(server.requests.isEmpty)
         }
+    }
+
+    @Test func ctrlCStopsTheSeriesAndPrintsTheSummaryOfWhatRan() async throws {
+        let folder = try TemporaryFolder.withPingWorkflow()
+        let pid = Mutex<Int32>(0)
+        let received = Atomic(0)
+        let (outcome, requests) = try await withTestServer({ _ in
+            // The third run's request is in flight: interrupt, then answer too late for it.
+            guard received.add(1, ordering: .relaxed).newValue == 3 else { return .text("ok") }
+            kill(pid.withLock { $0 }, SIGINT)
+            return TestReply(status: 200, body: Array("ok".utf8), delay: .seconds(5))
+        }) { server in
+            let outcome = try await FlowRunProcess.run(
+                ["run", "ping.yaml", "--repeat", "100", "--format", "json"], in: folder.url,
+                environment: ["API": server.baseURL], timeout: .seconds(30)
+            ) { started in pid.withLock { $0 = started } }
+            return (outcome, server.requests.count)
+        }
+        #expect(outcome.status == 130, "\(outcome.stderr)")
+        #expect(requests == 3)
+        let document = try Self.json(outcome.stdout)
+        let summary = try #require(document["summary"] as? [String: Any])
+        #expect(summary["runs"] as? Int == 3 && summary["succeeded"] as? Int == 2 && summary["failed"] as? Int == 1)
+        let runs = try #require(document["runs"] as? [[String: Any]])
+        #expect((runs.last?["error"] as? [String: Any])?["code"] as? String == "cancelled")
     }
 }
