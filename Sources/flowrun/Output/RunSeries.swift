@@ -47,7 +47,13 @@ struct RunSeries {
     /// The nearest-rank `percentile` (0–100) of the runs' durations in milliseconds: the smallest duration
     /// that at least `percentile` % of the runs took no longer than.
     func percentile(_ percentile: Int) -> Int {
-        let sorted = runs.map(\.report.duration.milliseconds).sorted()
+        Self.nearestRank(percentile, of: runs.map(\.report.duration.milliseconds))
+    }
+
+    /// The nearest-rank `percentile` (0–100) of `values`: the value at rank ⌈percentile / 100 × count⌉ (at
+    /// least 1) in ascending order; 0 when there are none.
+    static func nearestRank(_ percentile: Int, of values: [Int]) -> Int {
+        let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
         let rank = max(1, (percentile * sorted.count + 99) / 100)
         return sorted[rank - 1]
