@@ -136,10 +136,14 @@ final class RunPrinter: RunObserver, ExchangeObserver {
             FileHandle.standardOutput.write(Data(RunAnnotations.render(report).utf8))
         case .human:
             if let error = report.error {
-                var text = error.description
+                // The message may quote the server, and the excerpt is the server's: neither may drive the terminal.
+                var text = error.description.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { TerminalText.escape(String($0)) }.joined(separator: "\n")
                 if let label = text.range(of: "error:") { text.replaceSubrange(label, with: paint("error:", "31")) }
                 write(text + "\n")
-                if let excerpt = error.responseExcerpt { write("  response: \(excerpt)\n") }
+                if let excerpt = error.responseExcerpt {
+                    write("  response: \(TerminalText.escape(excerpt))\n")
+                }
             } else {
                 let outputs = JSONValue.object(report.outputs).serialized(pretty: true)
                 FileHandle.standardOutput.write(Data((outputs + "\n").utf8))
