@@ -252,6 +252,21 @@ struct SubWorkflowTests {
         #expect(login.outputs["token"] == "tok-123")
     }
 
+    @Test func theCalledRunKeepsNoJournalOfItsOwnItsResultIsOneEventOfTheCaller() async throws {
+        let plan = try #require(Self.check(Self.caller()).plan)
+        var runner = engine(Self.server())
+        let journal = RunEventLog()
+        runner.journal = journal
+        let report = await runner.run(plan, inputs: ["user": "ann", "secret": "hunter2-long"], environment: [:])
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        let events = journal.recorded
+        #expect(events.filter { if case .started = $0 { true } else { false } }.count == 1)
+        let finished = events.compactMap { event -> String? in
+            if case .stepFinished(let result, _, _) = event { result.report.id } else { nil }
+        }
+        #expect(finished == ["login", "use"])
+    }
+
     @Test func aFailedCalleeFailsTheStepWithItsError() async throws {
         let report = try await Self.run(Self.server(loginStatus: 401))
         let error = try #require(report.error)

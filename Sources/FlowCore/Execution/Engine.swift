@@ -129,9 +129,7 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
         let tracer = RunTracer(self.tracer ?? InstrumentationSystem.tracer)
         let start = engineClock.now
         let runID = RandomUUID.makeRunID()
-        var settings = EngineSettings(self)
-        settings.logger[metadataKey: "run"] = "\(runID)"
-        settings.runID = runID
+        let settings = EngineSettings(self, runID: runID)
         var run = RunExecution(engine: settings, plan: plan, start: start, observer: observer, tracer: tracer)
         let outcome = await tracer.withSpan("flowrun.run", ofKind: .internal) { span in
             if let span { RunTracer.annotate(run: span, plan: plan, id: runID) }

@@ -4,12 +4,16 @@ import Logging
 ///
 /// The engine is generic over its clock; a run is not, so the code that runs
 /// steps is compiled once and specialised (see ``EngineClock``).
-struct EngineSettings: Sendable {
+///
+/// A class, made once per run: the run, its preflight and the context of its `workflow:` steps each hold it,
+/// and a struct of this many references would be copied part by part into each of them.
+final class EngineSettings: Sendable {
     let dispatchers: DispatcherRegistry
     let interceptors: InterceptorRegistry
     let parsers: ResponseParserRegistry
     let clock: EngineClock
-    var logger: Logger
+    /// The engine's logger with the run's id as metadata.
+    let logger: Logger
     let maxConcurrentSteps: Int
     let unixTime: @Sendable () -> Int64
     let dispatcherOverride: String?
@@ -18,17 +22,20 @@ struct EngineSettings: Sendable {
     let readyOrderSeed: UInt64?
     /// Where the run records its events; a called workflow's run records none of its own (its result is one
     /// event of the calling run).
-    var journal: (any RunJournal)?
+    let journal: (any RunJournal)?
     /// The run's id.
-    var runID = ""
+    let runID: String
 
-    init<C>(_ engine: Engine<C>) {
+    /// The settings of run `runID` of `engine`.
+    init<C>(_ engine: Engine<C>, runID: String) {
         // Observed, each dispatcher is wrapped once per run, so that every call it makes is reported.
         dispatchers = engine.exchangeObserver.map { engine.dispatchers.observed(by: $0) } ?? engine.dispatchers
         interceptors = engine.interceptors
         parsers = engine.parsers
         clock = engine.engineClock
-        logger = engine.logger
+        var logger = engine.logger
+        logger[metadataKey: "run"] = "\(runID)"
+        self.logger = logger
         maxConcurrentSteps = engine.maxConcurrentSteps
         unixTime = engine.unixTime
         dispatcherOverride = engine.dispatcherOverride
@@ -36,5 +43,6 @@ struct EngineSettings: Sendable {
         circuitBreakers = engine.circuitBreakers
         readyOrderSeed = engine.readyOrderSeed
         journal = engine.journal
+        self.runID = runID
     }
 }

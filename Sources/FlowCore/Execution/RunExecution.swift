@@ -10,6 +10,9 @@ struct RunExecution: Sendable {
     let start: EngineClock.Instant
     let observer: (any RunObserver)?
     let tracer: RunTracer
+    /// Where the run records its events, if anywhere: the engine's journal, or none for a called workflow's run,
+    /// whose result is one event of the calling run.
+    let journal: (any RunJournal)?
     /// The run's span, when traced: a `catch` rule that handles a step adds an event to it.
     var runSpan: (any Span)?
     /// The reports of the steps, in the order they finished.
@@ -34,8 +37,9 @@ struct RunExecution: Sendable {
 
     init(
         engine: EngineSettings, plan: Plan, start: EngineClock.Instant, observer: (any RunObserver)?,
-        tracer: RunTracer, redactor: SecretRedactor = SecretRedactor()
+        tracer: RunTracer, redactor: SecretRedactor = SecretRedactor(), keepsJournal: Bool = true
     ) {
+        self.journal = keepsJournal ? engine.journal : nil
         self.redactor = redactor
         self.engine = engine
         self.plan = plan
@@ -108,7 +112,7 @@ struct RunExecution: Sendable {
         var drive = Drive(
             machine: RunStateMachine(
                 plan: plan, scope: scope, limit: engine.maxConcurrentSteps, seed: engine.readyOrderSeed),
-            journal: engine.journal)
+            journal: journal)
         drive.take(.started(runID: engine.runID, vars: scope.variables.snapshot))
         let deadline = plan.workflow.deadline?.value
         // While one step at a time can start and no deadline races it, the steps run in this task, without a task

@@ -39,10 +39,10 @@ extension StepRunner {
                 return failed(error)
             }
         }
-        var engine = nestedRuns.engine
-        engine.journal = nil  // The called run is one step of this one: its result is this run's event.
+        // The called run is one step of this one: its result is this run's event, with no journal of its own.
         var run = RunExecution(
-            engine: engine, plan: callee, start: runStart, observer: nil, tracer: tracer, redactor: redactor)
+            engine: nestedRuns.engine, plan: callee, start: runStart, observer: nil, tracer: tracer, redactor: redactor,
+            keepsJournal: false)
         let outcome = await run.execute(inputs: inputs, environment: nestedRuns.environment)
         report.subSteps = run.reports
         if var error = outcome.error {
