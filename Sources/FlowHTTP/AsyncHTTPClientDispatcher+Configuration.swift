@@ -61,11 +61,6 @@ extension AsyncHTTPClientDispatcher {
         /// `nil` sends every request with ``client``.
         var proxyRoutes: ProxyRoutes?
 
-        /// The client that sends a request to `target`: its proxy's, or ``client``.
-        func client(for target: RequestTarget) -> HTTPClient {
-            proxyRoutes?.client(for: target) ?? client
-        }
-
         /// Creates a configuration.
         ///
         /// - Parameters:

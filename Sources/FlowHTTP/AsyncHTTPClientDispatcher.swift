@@ -107,17 +107,20 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
         var visited: Set<String> = [request.url]
         while true {
             let target = RequestTarget(current)
+            // Worked out once per hop: the proxy it goes through (for messages) and the client of that proxy.
+            let route = configuration.proxyRoutes?.route(for: target)
             let failures = FailureMapper(
                 target: target, context: context, timeout: timeout,
                 maxResponseBodySize: configuration.maxResponseBodySize,
                 limitsInflatedSize: configuration.limitsInflatedSize,
-                proxy: configuration.proxyRoutes?.server(for: target))
+                proxy: route?.proxy)
             // Only an observed run times its hops.
             var hop = context.exchangeObserver == nil ? nil : HopObservation()
             var response: StepResponse
             do {
                 response = try await send(
-                    current, target: target, deadline: deadline, failures: failures, context: context, hop: &hop)
+                    current, target: target, via: route?.client ?? configuration.client, deadline: deadline,
+                    failures: failures, context: context, hop: &hop)
             } catch {
                 hop?.report(current, redirect: redirects.count, outcome: .failure(error), context: context)
                 guard var error = error as? FlowError, !redirects.isEmpty else { throw error }
@@ -152,7 +155,8 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
 
     /// Sends one request — one hop — and reads its whole response, noting in `hop` when its head arrived.
     private func send(
-        _ request: StepRequest, target: RequestTarget, deadline: RequestDeadline, failures: FailureMapper,
+        _ request: StepRequest, target: RequestTarget, via client: HTTPClient, deadline: RequestDeadline,
+        failures: FailureMapper,
         context: StepContext, hop: inout HopObservation?
     ) async throws -> StepResponse {
         // Everything that can be refused without the network is refused here, so a header holding
@@ -171,7 +175,7 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
 
         let response: HTTPClientResponse
         do {
-            response = try await configuration.client(for: target).execute(
+            response = try await client.execute(
                 makeClientRequest(request), deadline: deadline.nio)
         } catch {
             throw failures.map(error, phase: .waitingForHead)

@@ -8,13 +8,12 @@ struct ProxyRoutes: Sendable {
     /// A client per proxy the settings name.
     let clients: [ProxyServer: HTTPClient]
 
-    /// The client of the proxy a request to `target` goes through, or `nil` when it goes directly.
-    func client(for target: RequestTarget) -> HTTPClient? {
-        settings.server(forScheme: target.scheme, host: target.host, port: target.portNumber).flatMap { clients[$0] }
-    }
-
-    /// The proxy a request to `target` goes through, for messages.
-    func server(for target: RequestTarget) -> ProxyServer? {
-        settings.server(forScheme: target.scheme, host: target.host, port: target.portNumber)
+    /// The proxy a request to `target` goes through and the client that sends it there, or `nil` when the
+    /// request goes directly.
+    func route(for target: RequestTarget) -> (proxy: ProxyServer, client: HTTPClient)? {
+        guard let proxy = settings.server(forScheme: target.scheme, host: target.host, port: target.portNumber),
+            let client = clients[proxy]
+        else { return nil }
+        return (proxy, client)
     }
 }
