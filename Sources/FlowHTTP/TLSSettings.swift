@@ -1,3 +1,4 @@
+import Foundation
 import NIOSSL
 
 /// Certificates for TLS besides the system's: the certificate authorities to trust instead of the system's
@@ -42,6 +43,7 @@ public struct TLSSettings: Sendable {
         }
         clientChain = try Self.certificates(in: clientCertificateFile, role: .clientCertificate)
         let keyFile = clientKeyFile ?? clientCertificateFile
+        try Self.checkReadable(keyFile, role: .clientKey)
         do {
             clientKey = try NIOSSLPrivateKey(file: keyFile, format: .pem)
         } catch {
@@ -71,6 +73,7 @@ public struct TLSSettings: Sendable {
     }
 
     private static func certificates(in path: String, role: InvalidFile.Role) throws(InvalidFile) -> [NIOSSLCertificate] {
+        try checkReadable(path, role: role)
         let certificates: [NIOSSLCertificate]
         do {
             certificates = try NIOSSLCertificate.fromPEMFile(path)
@@ -81,6 +84,17 @@ public struct TLSSettings: Sendable {
             throw InvalidFile(path: path, role: role, reason: "it holds no PEM certificate")
         }
         return certificates
+    }
+
+    /// Fails for a file that is not there or cannot be read: NIOSSL reports both as a file with no PEM in it.
+    private static func checkReadable(_ path: String, role: InvalidFile.Role) throws(InvalidFile) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw InvalidFile(path: path, role: role, reason: "no such file")
+        }
+        guard !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: path) else {
+            throw InvalidFile(path: path, role: role, reason: isDirectory.boolValue ? "it is a folder" : "it cannot be read")
+        }
     }
 
     /// Why a file could not be read: it is missing or unreadable, or not PEM.
