@@ -143,6 +143,22 @@ struct StubMatcher: Sendable {
             result.mismatches.append("header \(name) " + (actual.isEmpty ? "is missing" : "differs"))
             if stopAtFirst { return result }
         }
+        for name in match.presentHeaders.sorted() {
+            if request.headers.values(name).isEmpty {
+                result.mismatches.append("header \(name) is missing")
+                if stopAtFirst { return result }
+            } else {
+                result.score += 1
+            }
+        }
+        for name in match.absentHeaders.sorted() {
+            if request.headers.values(name).isEmpty {
+                result.score += 1
+            } else {
+                result.mismatches.append("header \(name) is present, stub expects it absent")
+                if stopAtFirst { return result }
+            }
+        }
         if let expected = match.body {
             if let actual = request.body {
                 if let tokens = Self.difference(expected, actual, at: []) {

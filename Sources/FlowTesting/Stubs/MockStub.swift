@@ -88,6 +88,12 @@ public struct MockStub: Sendable, Hashable {
         ///
         /// A field matches when any of the request's fields of that name has the value.
         public var headers: [String: String]
+        /// Header fields the request must have, whatever their values: a stub file's `Authorization: !present`.
+        ///
+        /// A recorded stub (`flowrun run --record`) matches a credential this way, so the file never holds it.
+        public var presentHeaders: Set<String>
+        /// Header fields the request must not have: a stub file's `X-Debug: !absent`.
+        public var absentHeaders: Set<String>
         /// A JSON value the request body must contain; `nil` matches any body.
         ///
         /// Every member listed in an object must be present and match; the
@@ -107,18 +113,25 @@ public struct MockStub: Sendable, Hashable {
         ///   - path: The path pattern, such as `/user/{id}` or `/files/**`.
         ///   - query: Query parameters the request must have.
         ///   - headers: Header fields the request must have.
+        ///   - presentHeaders: Header fields the request must have, with any value; names compared
+        ///     case-insensitively.
+        ///   - absentHeaders: Header fields the request must not have.
         ///   - body: A JSON value the request body must contain.
         public init(
             method: String? = nil,
             path: String? = nil,
             query: [String: [String]] = [:],
             headers: [String: String] = [:],
+            presentHeaders: Set<String> = [],
+            absentHeaders: Set<String> = [],
             body: JSONValue? = nil
         ) {
             self.method = method
             self.path = path
             self.query = query
             self.headers = headers
+            self.presentHeaders = presentHeaders
+            self.absentHeaders = absentHeaders
             self.body = body
         }
     }

@@ -91,9 +91,12 @@ struct MockStubDecoder: DiagnosingDecoder {
     ///
     /// Workflow test files describe expected calls with the same keys, plus keys of their own, so the
     /// caller makes the reader with the keys it allows and this reads the ones a stub's `match` has.
-    /// - Parameter fields: The mapping, read with at least ``matchKeys`` allowed.
+    /// - Parameters:
+    ///   - fields: The mapping, read with at least ``matchKeys`` allowed.
+    ///   - headerMatchers: Whether a header value may carry any tag, for the caller to read (a test file's
+    ///     `calls`); a stub's headers take only `!present` and `!absent`.
     /// - Returns: The conditions that decoded; check ``diagnostics``.
-    mutating func conditions(_ fields: MappingReader) -> MockStub.Match {
+    mutating func conditions(_ fields: MappingReader, headerMatchers: Bool = false) -> MockStub.Match {
         var match = MockStub.Match()
         if let node = fields["method"], let method = string(node, "'method'") {
             if Self.methods.contains(method) {
@@ -121,13 +124,30 @@ struct MockStubDecoder: DiagnosingDecoder {
             }
         }
         if let node = fields["headers"] {
-            for field in headers(node) { match.headers[field.name] = field.value }
+            // `!present` and `!absent` stand for a field's presence; every other value is compared exactly.
+            var valued: [YAMLPair] = []
+            for pair in node.mapping ?? [] {
+                switch pair.value.scalar?.tag {
+                case let tag where headerMatchers && Self.isLocal(tag):
+                    continue
+                case Self.presentTag?: pair.key.scalar.map { match.presentHeaders.insert($0.text) }
+                case Self.absentTag?: pair.key.scalar.map { match.absentHeaders.insert($0.text) }
+                default: valued.append(pair)
+                }
+            }
+            let rest = node.mapping == nil ? node : YAMLNode(.mapping(valued), at: node.location)
+            for field in headers(rest) { match.headers[field.name] = field.value }
         }
-        if let node = fields["body"] { match.body = json(node) }
+        if let node = fields["query"] { refuseTags(in: node) }
+        if let node = fields["body"] {
+            refuseTags(in: node)
+            match.body = json(node)
+        }
         return match
     }
 
     private mutating func response(_ node: YAMLNode, _ label: String) -> MockStub.Response? {
+        refuseTags(in: node)
         guard let fields = reader(node, "a response of \(label)", Self.responseKeys) else { return nil }
         var response = MockStub.Response()
         if let node = fields["status"] {
@@ -211,10 +231,41 @@ struct MockStubDecoder: DiagnosingDecoder {
 
     // MARK: Values
 
+    /// The tag of a `match` header that the request must have, with any value.
+    static let presentTag = "!present"
+    /// The tag of a `match` header that the request must not have.
+    static let absentTag = "!absent"
+    /// The local tags a stub file may use, as the YAML loader must accept them.
+    static let tags: Set<String> = [presentTag, absentTag]
+
+    /// Whether `tag` is a local tag (`!present`), not a core one (`!!str`) or the non-specific `!`.
+    private static func isLocal(_ tag: String?) -> Bool {
+        guard let tag else { return false }
+        return tag.hasPrefix("!") && !tag.hasPrefix("!!") && tag != "!"
+    }
+
+    /// Reports every scalar under `node` that carries a local tag: in a stub, `!present` and `!absent` mean
+    /// something only as a value of `match.headers` (a test file's matchers, `!anystr` and others, are for its
+    /// expectations).
+    private mutating func refuseTags(in node: YAMLNode) {
+        switch node.content {
+        case .scalar(let scalar):
+            guard Self.isLocal(scalar.tag), let tag = scalar.tag else { return }
+            report(.invalidValue,
+                   "'\(tag)' cannot be used here: in a stub, '!present' and '!absent' are values of 'match.headers'",
+                   node)
+        case .sequence(let elements):
+            for element in elements { refuseTags(in: element) }
+        case .mapping(let pairs):
+            for pair in pairs { refuseTags(in: pair.value) }
+        }
+    }
+
     /// Header fields from a mapping of names to scalars; values may not carry CR or LF.
     private mutating func headers(_ node: YAMLNode) -> HeaderFields {
         var fields = HeaderFields()
         for entry in namedEntries(node, "'headers'", diagnostics: &diagnostics) ?? [] {
+            refuseTags(in: entry.value)
             guard let value = scalarText(entry.value, "header '\(entry.name.value)'") else { continue }
             if value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) {
                 report(.invalidValue, "header '\(entry.name.value)' may not contain a line break", entry.value)

@@ -12,7 +12,7 @@ public import FlowCore
 ///       method: GET
 ///       path: /user/{id}          # {name} matches one segment; a final /** matches any rest
 ///       query: { page: "2" }      # a list matches a repeated parameter
-///       headers: { Authorization: "Bearer t-1" }
+///       headers: { Authorization: "Bearer t-1", X-Request-Id: !present, X-Debug: !absent }
 ///       body: { kind: card }      # subset match: extra request members are fine
 ///     respond:
 ///       status: 200               # default 200
@@ -54,7 +54,7 @@ public struct MockStubs: Sendable, Hashable {
     /// - Throws: A ``FlowError`` with the file, line and column of the first problem in the file, and how many
     ///   more there are.
     public static func load(yaml: String, path: String) throws(FlowError) -> MockStubs {
-        let root = try YAMLLoader().load(yaml, path: path)
+        let root = try YAMLLoader(localTags: MockStubDecoder.tags).load(yaml, path: path)
         var decoder = MockStubDecoder()
         let stubs = decoder.decode(root)
         // The decoder walks the file top-down and reports a mapping's unknown keys before its missing ones, so the

@@ -273,7 +273,7 @@ struct WorkflowTestDecoder: DiagnosingDecoder {
             }
             let label = "call #\(index + 1) of 'calls'"
             guard let fields = reader(element, label, Self.callKeys, required: ["method", "path"]) else { continue }
-            var match = stubDecoder.conditions(fields)
+            var match = stubDecoder.conditions(fields, headerMatchers: true)
             let step = fields["step"].flatMap { node in string(node, "'step'").map { Located($0, at: node.location) } }
             var call = WorkflowTestExpectation.Call(match, step: step, location: element.location)
             for pair in fields["headers"]?.mapping ?? [] {
