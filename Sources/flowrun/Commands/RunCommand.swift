@@ -44,6 +44,14 @@ struct RunCommand: AsyncParsableCommand {
             when the run ends, whether it succeeded, failed or was interrupted, under a temporary name \
             that is renamed into place, so a crash never leaves a half-written file.
 
+            --record writes every exchange of the run as a stub file that replays it offline (run it again \
+            with --mock FILE, no server needed): a stub per method, path and query, the responses in order \
+            when a path was called more than once, path segments that a binding filled written as {name} \
+            patterns, and credentials matched by presence (Authorization: !present), never written; every \
+            secret the run met is *** in the responses. --record-test writes a test file whose case replays \
+            the run on those stubs and expects its outputs (or failure) and its exact calls; `flowrun test` \
+            runs it. Both are written when the run ends, like --har-out.
+
             --trace-out writes the run's spans, one JSON object per line: a flowrun.run span, a \
             flowrun.step span per step and an "HTTP <METHOD>" span per attempt, whose context \
             is sent as the W3C traceparent header so the servers' spans join the trace.
@@ -68,11 +76,12 @@ struct RunCommand: AsyncParsableCommand {
             duration. --format json prints one document instead: {"summary": …, "runs": […]}, each run's \
             report as a single run's, with its run and row numbers. They exit 0 when every run succeeds, 1 \
             when any fails; a signal stops the series after the run it cancels. --junit-out, --har-out, \
-            --trace-out and --format junit or github describe one run and are refused (exit 2).
+            --trace-out, --record, --record-test and --format junit or github describe one run and are refused \
+            (exit 2).
 
             Exit status: 0 when the run succeeds, 1 when it fails, 2 when the file, an input, an \
             environment variable or an argument is invalid, a dispatcher or interceptor it names is \
-            not registered (nothing was sent), or a report, trace or HAR file cannot be written (a path \
+            not registered (nothing was sent), or a report, trace, HAR or recording file cannot be written (a path \
             that cannot be written fails before the first request). Ctrl-C (SIGINT), \
             SIGTERM and SIGHUP cancel the requests in flight, print the report of what ran, and exit \
             with 128 + the signal's number: 130, 143 or 129.
@@ -85,6 +94,7 @@ struct RunCommand: AsyncParsableCommand {
               flowrun run wf.yaml --junit-out results.xml --trace-out trace.jsonl
               flowrun run wf.yaml -v
               flowrun run wf.yaml -vv --har-out run.har
+              flowrun run wf.yaml --record wf.mock.yaml --record-test wf.test.yaml
               HTTPS_PROXY=http://proxy.corp:3128 flowrun run wf.yaml --connect-timeout 5s
               flowrun run wf.yaml --repeat 20 --input token=t-123
               flowrun run wf.yaml --inputs-each customers.csv --format json > runs.json
@@ -153,6 +163,25 @@ struct RunCommand: AsyncParsableCommand {
                 + "even when it fails.",
             valueName: "file"))
     var harOut: String?
+
+    @Option(
+        name: .customLong("record"),
+        help: ArgumentHelp(
+            "Write every exchange of this run, redacted, as a stub file (*.mock.yaml) that replays it offline with --mock.",
+            discussion: "Bound path segments become {name} patterns, a path called more than once answers in order, "
+                + "and credentials are matched by presence (Authorization: !present), never written.",
+            valueName: "file"),
+        completion: .file(extensions: ["yaml"]))
+    var record: String?
+
+    @Option(
+        name: .customLong("record-test"),
+        help: ArgumentHelp(
+            "Write a test file (*.test.yaml) with a case that replays this run and expects its outputs and calls.",
+            discussion: "It uses the --record file as its mock, or holds the stubs itself.",
+            valueName: "file"),
+        completion: .file(extensions: ["yaml"]))
+    var recordTest: String?
 
     @Option(
         name: .customLong("max-body-size"),
@@ -224,7 +253,10 @@ struct RunCommand: AsyncParsableCommand {
         if let repeatCount, repeatCount < 1 { throw ValidationError("--repeat must be at least 1.") }
         if repeatCount != nil || inputsEach != nil {
             let option = repeatCount != nil ? "--repeat" : "--inputs-each"
-            let refused = [("--junit-out", junitOut), ("--har-out", harOut), ("--trace-out", traceOut)]
+            let refused = [
+                ("--junit-out", junitOut), ("--har-out", harOut), ("--trace-out", traceOut), ("--record", record),
+                ("--record-test", recordTest),
+            ]
                 .filter { $0.1 != nil }.map(\.0) + (format == .junit || format == .github ? ["--format \(format)"] : [])
             if let first = refused.first {
                 throw ValidationError("\(option) runs the workflow several times; \(first) describes one run and cannot be combined with it (use --format json for every run's report).")
@@ -282,6 +314,13 @@ struct RunCommand: AsyncParsableCommand {
                 Self.fail("cannot write the HAR file to \(path): \(error)")
             }
         }
+        let recording: RunRecording?
+        do {
+            recording = try RunRecording(stubFile: record, testFile: recordTest, workflow: file)
+        } catch {
+            har?.discard()
+            Self.fail("\(error)")
+        }
         let tracer: JSONLinesTracer? = traceOut.map { path in
             do {
                 let tracer = try JSONLinesTracer(path: path)
@@ -289,12 +328,14 @@ struct RunCommand: AsyncParsableCommand {
                 return tracer
             } catch {
                 har?.discard()
+                recording?.discard()
                 Self.fail("cannot write the trace to \(path)")
             }
         }
         let printer = RunPrinter(
             format: format, stderrIsTerminal: Terminal.isColorTerminal(STDERR_FILENO), verbose: verbose)
-        let exchangeObservers: [any ExchangeObserver] = (verbose > 0 ? [printer] : []) + (har.map { [$0] } ?? [])
+        let exchangeObservers: [any ExchangeObserver] =
+            (verbose > 0 ? [printer] : []) + (har.map { [$0] } ?? []) + (recording.map { [$0.recorder] } ?? [])
         let engine = EngineSetup(
             registry: registry, selected: selected, logger: logger, maxConcurrency: maxConcurrency,
             insecure: insecure, bodyLimit: bodyLimit, network: network, exchangeObservers: exchangeObservers)
@@ -341,6 +382,11 @@ struct RunCommand: AsyncParsableCommand {
             } catch {
                 unwritten.append("cannot write the HAR file to \(harOut): \(error.localizedDescription)")
             }
+        }
+        if let recording {
+            unwritten += recording.write(
+                plan: plan, report: report, inputs: inputs,
+                environment: RecordedTestFile.declaredEnvironment(of: plan, in: environment))
         }
         if let tracer, let traceOut {
             do {
