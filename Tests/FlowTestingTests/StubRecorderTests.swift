@@ -1,6 +1,6 @@
 import FlowCore
 import Foundation
-import Logging
+import Synchronization
 import Testing
 
 @testable import FlowTesting
@@ -31,8 +31,9 @@ private let workflow = """
 private func exchange(
     _ step: String, _ target: String, status: Int? = 200, body: String = "", contentType: String = "application/json",
     headers: HeaderFields = [:], attempt: Int = 1, item: Int? = nil, redirect: Int = 0,
-    redactor: SecretRedactor = SecretRedactor()
+    redactor: SecretRedactor = SecretRedactor(), sent: Duration? = nil
 ) -> Exchange {
+    sentAt.withLock { $0 += .milliseconds(1) }
     let response = status.map {
         StepResponse(status: $0, headers: ["Content-Type": contentType, "Content-Length": "\(body.utf8.count)"],
                      body: Array(body.utf8))
@@ -41,8 +42,11 @@ private func exchange(
         stepID: step, attempt: attempt, item: item, redirect: redirect,
         request: StepRequest(method: "GET", url: "https://api.test" + target, headers: headers),
         response: response, error: status == nil ? FlowError(.transport, "connection refused") : nil,
-        timing: ExchangeTiming(start: .zero, duration: .milliseconds(1)), redactor: redactor)
+        timing: ExchangeTiming(start: sent ?? sentAt.withLock { $0 }, duration: .milliseconds(1)), redactor: redactor)
 }
+
+/// When the next exchange was sent: each one a millisecond after the one before, unless it says.
+private let sentAt = Mutex(Duration.seconds(1_767_225_600))
 
 /// The stubs `exchanges` record, for the workflow above.
 private func stubs(_ exchanges: [Exchange]) throws -> MockStubs {
@@ -109,6 +113,16 @@ struct StubRecorderTests {
         #expect(stub.responses.map(\.status) == [200])
         #expect(stub.responses[0].body == .text("file"))
         #expect(!recorded.yaml().contains("k-secret-1"))
+    }
+
+    @Test func callsAreInTheOrderTheyWereSentNotAnswered() throws {
+        let plan = try WorkflowCompiler().compile(yaml: workflow, path: "wf.yaml")
+        let recorder = StubRecorder()
+        // The second request was answered first.
+        recorder.exchangeFinished(exchange("item", "/v1/items/i-2", body: #"{"n":2}"#, item: 1, sent: .seconds(20)))
+        recorder.exchangeFinished(exchange("item", "/v1/items/i-1", body: #"{"n":1}"#, item: 0, sent: .seconds(10)))
+        #expect(recorder.calls().map(\.request.path) == ["/v1/items/i-1", "/v1/items/i-2"])
+        #expect(recorder.stubs(for: plan).stubs.map(\.match.path) == ["/v1/items/i-1", "/v1/items/i-2"])
     }
 
     @Test func moreSpecificStubsComeFirstSoNoneShadowsAnother() throws {

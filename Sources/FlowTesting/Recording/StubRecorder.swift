@@ -15,7 +15,7 @@ import Synchronization
 /// ```
 ///
 /// Each stub matches a method, a path and a query, and answers with the responses those requests got, in
-/// order (a list when the path was called more than once, so a `401` then its replay's `200`, or the pages of
+/// the order they were sent (a list when the path was called more than once, so a `401` then its replay's `200`, or the pages of
 /// a paginated list, come back as they came). How a request becomes a match:
 /// - **The path**: a segment that a binding filled becomes a `{name}` parameter (``RecordedPathPattern``), so
 ///   the stub still answers when the values change. When requests with one pattern went to several paths (a
@@ -48,7 +48,7 @@ public final class StubRecorder: ExchangeObserver {
         exchanges.withLock { $0.first?.redactor }
     }
 
-    /// The requests that got a response, redacted, in the order they were answered: one per attempt, replay
+    /// The requests that got a response, redacted, in the order they were sent: one per attempt, replay
     /// and refresh call, with a redirected request answered by its last hop.
     public func calls() -> [Call] {
         var calls: [Call] = []
@@ -63,7 +63,11 @@ public final class StubRecorder: ExchangeObserver {
             guard let response = redacted.response else { continue }
             calls.append(Call(exchange: redacted, original: exchange.original.request, response: response))
         }
-        return calls
+        // Exchanges are heard as they finish; requests of steps that ran at once were sent in another order.
+        return calls.enumerated().sorted { left, right in
+            left.element.start != right.element.start
+                ? left.element.start < right.element.start : left.offset < right.offset
+        }.map(\.element)
     }
 
     /// The stubs that answer the recorded requests as they were answered.
@@ -125,6 +129,8 @@ public final class StubRecorder: ExchangeObserver {
         public var response: StepResponse
         /// The names of the request's header fields that carried a credential or a secret.
         public var credentialHeaders: Set<String>
+        /// When the request was sent, as the time since 1970.
+        var start: Duration
 
         init(exchange: Exchange, original: StepRequest, response: StepResponse) {
             stepID = exchange.stepID
@@ -133,6 +139,7 @@ public final class StubRecorder: ExchangeObserver {
             iteration = exchange.iteration
             request = exchange.request
             self.response = response
+            start = exchange.timing.start
             let redactedValues = Dictionary(
                 exchange.request.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
             credentialHeaders = Set(original.headers.compactMap { field in
