@@ -21,6 +21,8 @@ struct HTTPBenchmark {
     var profileWithoutTimeouts = false
     /// Run only the hand-written side, `runs` runs per round, for a profiler to compare with the engine's.
     var profileHandWritten = false
+    /// One chain at a time: latency per chain rather than throughput (`http --sequential`).
+    var sequential = false
 
     /// workflows/banking.yaml without the refresh step, its interceptor and its catch rule.
     static let bankingYAML = """
@@ -132,6 +134,9 @@ struct HTTPBenchmark {
         let handChain: @Sendable () async throws -> Void = {
             try await Self.handWritten(client: client, baseURL: baseURL, token: "bench-token-1234")
         }
+        if sequential {
+            return try await compareSequential([handChain, withTimeouts, withoutTimeouts])
+        }
         if profileEngine || profileHandWritten {
             let chain = profileHandWritten ? handChain : profileWithoutTimeouts ? withoutTimeouts : withTimeouts
             for _ in 0..<rounds {
@@ -169,6 +174,35 @@ struct HTTPBenchmark {
         print("   attempt runs in a child task that a timer cancels at its limit)")
         print(String(format: "  ratio: the engine reaches %.2f× the hand-written throughput (target ≥ 0.9×)",
                      best[0].wall / best[1].wall))
+    }
+
+    /// One chain at a time, each side in turn per round, the fastest round counting: µs per chain and the
+    /// engine's latency as a multiple of the hand-written chain's (issue 12's target: ≤ 1.1×).
+    /// - Parameter chains: The hand-written chain, the engine's with timeouts, the engine's without.
+    private func compareSequential(_ chains: [@Sendable () async throws -> Void]) async throws {
+        for chain in chains {
+            for _ in 0..<500 { try await chain() }  // warm up: connections, caches
+        }
+        var best = [Bench.Timed](repeating: .infinity, count: chains.count)
+        for _ in 0..<rounds {
+            for (index, chain) in chains.enumerated() {
+                best[index] = best[index].best(try await Bench.measure {
+                    for _ in 0..<runs { try await chain() }
+                })
+            }
+        }
+        func line(_ label: String, _ time: Bench.Timed) -> String {
+            String(format: "  %@ %6.1f µs/chain  %.2f×  (CPU %5.1f µs/chain, server's included)",
+                   label as NSString, time.wall / Double(runs) * 1e6, time.wall / best[0].wall,
+                   time.cpu / Double(runs) * 1e6)
+        }
+        print("http --sequential: \(runs) chains of user → account → transactions, one at a time, over one kept-alive")
+        print("      connection to a SwiftNIO server on 127.0.0.1; best of \(rounds)")
+        print(line("hand-written AsyncHTTPClient chain:      ", best[0]))
+        print(line("Engine.run + AsyncHTTPClientDispatcher:  ", best[1]))
+        print(line("  the same without any timeout:          ", best[2]))
+        print(String(format: "  ratio: a chain through the engine takes %.2f× the hand-written one (target ≤ 1.1×)",
+                     best[1].wall / best[0].wall))
     }
 
     /// Runs `chain` `runs` times, `concurrency` at a time, and returns how long it took.

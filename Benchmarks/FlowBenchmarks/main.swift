@@ -58,6 +58,8 @@ do {
         benchmark.profileEngine = arguments.contains("--profile-engine")
         benchmark.profileWithoutTimeouts = arguments.contains("--without-timeouts")
         benchmark.profileHandWritten = arguments.contains("--profile-hand-written")
+        benchmark.sequential = arguments.contains("--sequential")
+        if benchmark.sequential && option("runs") == nil { benchmark.runs = 2_000 }
         try await benchmark.run()
     default:
         print("""
@@ -66,6 +68,7 @@ do {
                    flowrun-benchmarks engine --profile-engine [--runs N]
                    flowrun-benchmarks engine banking [--profile-engine] [--runs N] [--rounds N]
                    flowrun-benchmarks http [--runs N] [--concurrency N] [--rounds N]
+                   flowrun-benchmarks http --sequential [--runs N] [--rounds N]
                    flowrun-benchmarks scale
                    flowrun-benchmarks mock-serve [--seconds N] [--rounds N]
                    flowrun-benchmarks control
@@ -84,7 +87,8 @@ do {
               http     5,000 runs of user → account → transactions, 32 at a time, through the engine and
                        AsyncHTTPClientDispatcher against a hand-written AsyncHTTPClient loop, one shared
                        client, against an in-process SwiftNIO server on 127.0.0.1; --profile-engine runs
-                       only the engine side (with the banking policy's timeouts unless --without-timeouts)
+                       only the engine side (with the banking policy's timeouts unless --without-timeouts);
+                       --sequential: 2,000 chains one at a time instead, µs per chain and the latency ratio
               mock-serve
                        requests per second of `flowrun mock serve` answering one stub, under wrk at 32
                        connections (10 s, best of 3), beside the same load on the in-process SwiftNIO test
