@@ -80,14 +80,18 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
         self.configuration = configuration
     }
 
+    /// `true`: a request ends at its attempt's deadline on the event loop, body included, so the engine hands
+    /// the limit over (``StepContext/deadline``) instead of watching the call with a task and a timer.
+    public var enforcesTimeLimits: Bool { true }
+
     /// Sends a request and returns the server's response, whatever its status.
     ///
     /// The header fields are checked before anything is sent. The attempt's time limit,
-    /// `context.attemptTimeout` or else ``Configuration/defaultTimeout``, covers connecting, sending,
-    /// and receiving the head and the whole body; the body is read into memory up to
-    /// ``Configuration/maxResponseBodySize`` bytes. When `context.callerEnforcesAttemptTimeout` is
-    /// set, as the engine sets it, the caller's cancellation ends a body that is still arriving at
-    /// the limit, and the dispatcher starts no timer of its own for it.
+    /// `context.deadline` when the engine hands it over, else `context.attemptTimeout` or else
+    /// ``Configuration/defaultTimeout``, covers connecting, sending, and receiving the head and the whole
+    /// body, across the redirects followed; the body is read into memory up to
+    /// ``Configuration/maxResponseBodySize`` bytes. Past a handed-over deadline the request fails with that
+    /// deadline's error, exactly as the engine's own time limit would.
     ///
     /// - Parameters:
     ///   - request: The request, with an absolute `http` or `https` URL.
@@ -101,7 +105,7 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
     ///   ``FlowError/Code/cancelled`` when the task was cancelled.
     public func dispatch(_ request: StepRequest, context: StepContext) async throws -> StepResponse {
         let timeout = (context.attemptTimeout ?? configuration.defaultTimeout).map(RequestDeadline.clamped)
-        let deadline = RequestDeadline(timeout: timeout)
+        let deadline = context.deadline.map(RequestDeadline.init) ?? RequestDeadline(timeout: timeout)
         var current = request
         var redirects: [StepResponse.Redirect] = []
         var visited: Set<String> = [request.url]
@@ -173,29 +177,28 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
         logger.debug(
             "sending request", metadata: ["http.request": "\(target.description(redactedBy: context.redactor))"])
 
-        let response: HTTPClientResponse
+        // The delegate-based call keeps the deadline until the body's last byte, on the event loop: no task
+        // and no timer of ours watch the request.
+        let reader = ResponseReader(maxBodySize: configuration.maxResponseBodySize, isHead: request.method == "HEAD")
+        let response: ResponseReader.Response
         do {
-            response = try await client.execute(
-                makeClientRequest(request), deadline: deadline.nio)
+            let task = client.execute(
+                request: try makeClientRequest(request), delegate: reader, deadline: deadline.nio)
+            response = try await withTaskCancellationHandler {
+                try await task.get()
+            } onCancel: {
+                task.cancel()
+            }
         } catch {
-            throw failures.map(error, phase: .waitingForHead)
+            if let handedOver = context.deadline, (error as? HTTPClientError) == .deadlineExceeded {
+                throw handedOver.error  // the engine's own time-limit error, as its timer would have failed it
+            }
+            throw failures.map(error, phase: reader.status.map { .readingBody(status: $0) } ?? .waitingForHead)
         }
-        hop?.headArrived(version: response.version)
+        if let arrived = reader.headArrived { hop?.headArrived(at: arrived, version: response.head.version) }
 
-        let status = Int(response.status.code)
-        let body: ByteBuffer
-        do {
-            // When the caller cancels the attempt at its time limit, as the engine does, the body needs no
-            // timer of its own here: AsyncHTTPClient stops reading when the task is cancelled.
-            let callerEnforcesDeadline = context.callerEnforcesAttemptTimeout && context.attemptTimeout != nil
-            body = try await ResponseBodyCollector.collect(
-                response.body,
-                upTo: configuration.maxResponseBodySize,
-                before: callerEnforcesDeadline ? nil : deadline.instant
-            )
-        } catch {
-            throw failures.map(error, phase: .readingBody(status: status))
-        }
+        let status = Int(response.head.status.code)
+        let body = response.body
 
         logger.debug(
             "received response",
@@ -203,24 +206,22 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
         )
         return StepResponse(
             status: status,
-            headers: HeaderFields(response.headers.map { HeaderFields.Field(name: $0.name, value: $0.value) }),
+            headers: HeaderFields(response.head.headers.map { HeaderFields.Field(name: $0.name, value: $0.value) }),
             body: Array(body.readableBytesView)
         )
     }
 
     /// Converts a checked step request into AsyncHTTPClient's form, without touching the URL's
     /// encoding or the order of the header fields.
-    private func makeClientRequest(_ request: StepRequest) -> HTTPClientRequest {
-        var clientRequest = HTTPClientRequest(url: request.url)
-        clientRequest.method = HTTPMethod(rawValue: request.method)
+    private func makeClientRequest(_ request: StepRequest) throws -> HTTPClient.Request {
+        var headers = HTTPHeaders()
         for field in request.headers {
-            clientRequest.headers.add(name: field.name, value: field.value)
+            headers.add(name: field.name, value: field.value)
         }
-        if let body = request.body {
-            // A byte buffer body has a known length and can be sent again when a redirect is
-            // followed; AsyncHTTPClient sets Content-Length from it.
-            clientRequest.body = .bytes(ByteBuffer(bytes: body))
-        }
-        return clientRequest
+        // A byte buffer body has a known length and can be sent again when a redirect is followed;
+        // AsyncHTTPClient sets Content-Length from it.
+        return try HTTPClient.Request(
+            url: request.url, method: HTTPMethod(rawValue: request.method), headers: headers,
+            body: request.body.map { .byteBuffer(ByteBuffer(bytes: $0)) })
     }
 }

@@ -374,9 +374,19 @@ struct StepRunner: Sendable {
         recordingIn sent: SentRequestRecord?
     ) async throws -> StepResponse {
         let interceptors = try makeInterceptors(planned, scope: scope, isReplay: isReplay, asRefresh: asRefresh)
-        let limit = AttemptTimeLimit.sooner(
+        var limit = AttemptTimeLimit.sooner(
             attempt: context.attemptTimeout, total: planned.policy?.timeout?.total?.value, deadline: deadline,
             now: clock.now)
+        var context = context
+        if let handedOver = limit, clock.isContinuous, dispatcher.enforcesTimeLimits,
+            !planned.interceptors.contains(where: \.mayWaitOutsideTheDispatcher)
+        {
+            // The dispatcher ends the request at the deadline itself: no child task, no timer of the engine's.
+            guard handedOver.duration > .zero else { throw handedOver.error }
+            context.callerEnforcesAttemptTimeout = false
+            context.deadline = AttemptDeadline(instant: .now + handedOver.duration, error: handedOver.error)
+            limit = nil
+        }
         // Nothing around the call: the dispatcher is called directly, without a chain of closures to build.
         if interceptors.isEmpty, limit == nil {
             return try await Self.dispatch(request, context: context, via: dispatcher)
@@ -394,8 +404,9 @@ struct StepRunner: Sendable {
         }
         let chain = next
         guard let limit else { return try await chain(request, context) }
+        let limitedContext = context
         let result: Result<StepResponse, any Error> = await withTimeLimit(limit.duration, timers: clock.timers) {
-            do { return .success(try await chain(request, context)) } catch { return .failure(error) }
+            do { return .success(try await chain(request, limitedContext)) } catch { return .failure(error) }
         } onTimeout: {
             .failure(limit.error)
         }

@@ -30,4 +30,19 @@ public protocol Dispatcher: Sendable {
     /// - Returns: The response, whatever its status.
     /// - Throws: When no response could be obtained.
     func dispatch(_ request: StepRequest, context: StepContext) async throws -> StepResponse
+
+    /// Whether the dispatcher ends a request at ``StepContext/deadline`` by itself, response body included,
+    /// throwing that deadline's ``AttemptDeadline/error``; `false` unless the dispatcher says so.
+    ///
+    /// An attempt with a time limit then costs no task and no timer of the engine's: the engine hands the
+    /// limit over as `context.deadline` instead of running the attempt in a child task that a timer cancels.
+    /// It does so only on the continuous clock (a test's virtual clock is the engine's to keep) and for a
+    /// step whose interceptors cannot wait on anything but the dispatcher (no refresh, no `use:` interceptor).
+    /// FlowHTTP's `AsyncHTTPClientDispatcher` says `true`.
+    var enforcesTimeLimits: Bool { get }
+}
+
+extension Dispatcher {
+    /// `false`: the engine enforces the attempt's time limit around the call.
+    public var enforcesTimeLimits: Bool { false }
 }

@@ -52,6 +52,12 @@ public struct ExchangeStopwatch: Sendable {
         headArrived = .now
     }
 
+    /// Notes that the response's head arrived at `instant`, as a transport that saw it arrive says.
+    /// - Parameter instant: When the head arrived, on the continuous clock.
+    public mutating func responseHeadArrived(at instant: ContinuousClock.Instant) {
+        headArrived = instant
+    }
+
     /// The timing from the start until now.
     public func stop() -> ExchangeTiming {
         ExchangeTiming(

@@ -15,6 +15,9 @@ public struct StepContext: Sendable {
     /// ``attemptTimeout`` only to configure its transport. It is `false` unless set, so a dispatcher
     /// called directly still enforces the limit itself.
     public var callerEnforcesAttemptTimeout = false
+    /// When the request must be answered, set by the engine for a dispatcher that ends requests at a deadline
+    /// itself (``Dispatcher/enforcesTimeLimits``); `nil` otherwise, and then the engine enforces the limit.
+    public var deadline: AttemptDeadline?
     /// The logger of the run, with the step and attempt as metadata.
     ///
     /// In the context the engine makes, the metadata is added when the logger is read, so an attempt whose

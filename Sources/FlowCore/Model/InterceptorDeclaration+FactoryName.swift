@@ -37,6 +37,16 @@ extension InterceptorDeclaration {
         if case .refresh = kind { true } else { false }
     }
 
+    /// Whether its interceptor may wait on something besides the dispatcher's call: a refresh step, or what a
+    /// program's own (`use:`) interceptor does. Only a step without such interceptors lets a dispatcher keep
+    /// the attempt's time limit alone (``Dispatcher/enforcesTimeLimits``).
+    var mayWaitOutsideTheDispatcher: Bool {
+        switch kind {
+        case .refresh, .custom: true
+        default: false
+        }
+    }
+
     /// Its `with:` arguments, evaluated for its factory; a built-in kind has none.
     var arguments: [Binding] {
         if case .custom(_, let arguments) = kind { arguments } else { [] }

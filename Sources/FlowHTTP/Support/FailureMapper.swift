@@ -133,9 +133,6 @@ struct FailureMapper {
             }
             return (.transport, Self.bodyTooLarge(maxResponseBodySize, inflated: true))
 
-        case is ResponseBodyCollector.DeadlineExceeded:
-            return (.attemptTimeout, Self.bodyTimeout(limit))
-
         case let error as NIOSSLError:
             switch error {
             case .handshakeFailed(let reason):

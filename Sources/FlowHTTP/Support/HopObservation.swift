@@ -8,9 +8,9 @@ struct HopObservation {
     private var stopwatch = ExchangeStopwatch()
     private var httpVersion: String?
 
-    /// Notes that the response's head arrived now, over `version`.
-    mutating func headArrived(version: HTTPVersion) {
-        stopwatch.responseHeadArrived()
+    /// Notes that the response's head arrived at `instant`, over `version`.
+    mutating func headArrived(at instant: ContinuousClock.Instant, version: HTTPVersion) {
+        stopwatch.responseHeadArrived(at: instant)
         httpVersion = "HTTP/\(version.major).\(version.minor)"
     }
 

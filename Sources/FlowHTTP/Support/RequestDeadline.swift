@@ -1,10 +1,8 @@
+import FlowCore
 import NIOCore
 
-/// One attempt's deadline, in the two clocks it is checked against.
-///
-/// AsyncHTTPClient's deadline covers connecting, sending and the response head only; once the
-/// head arrived, the body streams without a limit. ``ResponseBodyCollector`` holds the body to
-/// the same moment through ``instant``.
+/// When one attempt's request must have its whole response, as AsyncHTTPClient's delegate-based `execute`
+/// keeps it: connecting, sending, the head and the body's last byte, across every redirect followed.
 struct RequestDeadline {
     /// The longest time limit honoured; longer ones are cut to it so deadline arithmetic
     /// cannot overflow.
@@ -12,19 +10,16 @@ struct RequestDeadline {
 
     /// The deadline for AsyncHTTPClient, `distantFuture` when there is no limit.
     let nio: NIODeadline
-    /// The deadline for reading the body, `nil` when there is no limit.
-    let instant: ContinuousClock.Instant?
 
     /// Starts the clock for an attempt.
     /// - Parameter timeout: The attempt's time limit, already ``clamped(_:)``, or `nil` for none.
     init(timeout: Duration?) {
-        guard let timeout else {
-            self.nio = .distantFuture
-            self.instant = nil
-            return
-        }
-        self.nio = .now() + TimeAmount(timeout)
-        self.instant = .now + timeout
+        nio = timeout.map { .now() + TimeAmount($0) } ?? .distantFuture
+    }
+
+    /// The deadline the engine handed over (``StepContext/deadline``).
+    init(_ deadline: AttemptDeadline) {
+        nio = .now() + TimeAmount(Self.clamped(ContinuousClock.now.duration(to: deadline.instant)))
     }
 
     /// `timeout` limited to between zero and a year.

@@ -19,6 +19,8 @@ struct EngineClock: Clock, Sendable {
     /// The clock's own timers when it has them, else tasks sleeping on it.
     let timers: any TimerScheduling
     let minimumResolution: Duration
+    /// Whether the wrapped clock is the system's `ContinuousClock`, whose deadlines a dispatcher can keep.
+    let isContinuous: Bool
 
     /// Wraps `clock`, whose current time becomes this clock's origin.
     init<C: Clock>(_ clock: C) where C.Duration == Duration {
@@ -27,6 +29,7 @@ struct EngineClock: Clock, Sendable {
         sleeper = { try await clock.sleep(for: $0) }
         timers = clock as? any TimerScheduling ?? SleepingTimers(clock: clock)
         minimumResolution = clock.minimumResolution
+        isContinuous = C.self == ContinuousClock.self
     }
 
     var now: Instant { Instant(offset: elapsed()) }
