@@ -34,19 +34,38 @@ struct ServerNetworkSettingsTests {
             """)
         let report = await engine(dispatcher).run(plan, inputs: [:], environment: ["CERTS": "certs"])
         #expect(report.error == nil, "\(String(describing: report.error))")
-        let byPath = Dictionary(dispatcher.requests.map { ($0.url, $0.network) }, uniquingKeysWith: { a, _ in a })
+        let byURL = Dictionary(dispatcher.requests.map { ($0.url, $0.network) }, uniquingKeysWith: { a, _ in a })
         #expect(
-            byPath["https://bank.test/accounts"]
+            byURL["https://bank.test/accounts"]
                 == ServerNetwork(
                     server: "bank", proxy: .url("http://ada:hunter2@proxy.test:3128"), connectTimeout: .milliseconds(1500),
                     caCertificatesFile: "flows/certs/ca.pem", clientCertificateFile: "/etc/certs/client.pem",
                     clientKeyFile: "flows/client.key", insecure: false))
-        #expect(byPath["https://other.test/x"] == .some(nil))
-        #expect(byPath["https://plain.test/x"] == .some(nil))
-        #expect(byPath["http://localhost:8080/x"] == ServerNetwork(server: "local", proxy: .direct))
+        #expect(byURL["https://other.test/x"] == .some(nil))
+        #expect(byURL["https://plain.test/x"] == .some(nil))
+        #expect(byURL["http://localhost:8080/x"] == ServerNetwork(server: "local", proxy: .direct))
         let shown = "\(dispatcher.requests[0])"
         #expect(shown.contains("proxy http://***@proxy.test:3128"), "\(shown)")
         #expect(!shown.contains("hunter2"))
+    }
+
+    @Test func anEmptyEnvValueLeavesTheSettingUnsetAndNoneIsCaseInsensitive() async throws {
+        let dispatcher = ScriptedDispatcher { _, _ in json(200, "{}") }
+        let plan = try flowsPlan("""
+            flowrun: 1
+            env: { PROXY: { default: "" } }
+            servers:
+              fromEnv: { url: "https://a.test", proxy: "{$env.PROXY}" }
+              shouting: { url: "https://b.test", proxy: NONE }
+            steps:
+              - { id: a, server: fromEnv, request: { method: GET, path: /x } }
+              - { id: b, server: shouting, request: { method: GET, path: /x } }
+            """)
+        let report = await engine(dispatcher).run(plan, inputs: [:], environment: [:])
+        #expect(report.error == nil, "\(String(describing: report.error))")
+        let byURL = Dictionary(dispatcher.requests.map { ($0.url, $0.network) }, uniquingKeysWith: { a, _ in a })
+        #expect(byURL["https://a.test/x"] == .some(nil))
+        #expect(byURL["https://b.test/x"] == ServerNetwork(server: "shouting", proxy: .direct))
     }
 
     @Test func badValuesAreLintErrorsWhereTheyAreWritten() {

@@ -25,7 +25,7 @@ extension CompilationSession {
             }
         }
         if let proxy = network.proxy, case .literal(.string(let url)) = proxy.value,
-            url != ServerNetworkSettings.directProxy
+            url.lowercased() != ServerNetworkSettings.directProxy
         {
             do {
                 _ = try ProxyURL(url)

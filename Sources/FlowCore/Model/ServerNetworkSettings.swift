@@ -20,7 +20,7 @@ package struct ServerNetworkSettings: Sendable {
     /// The path of the workflow file, whose folder relative file paths start from.
     package var workflowPath: String
 
-    /// The value `proxy:` takes to send the server's requests directly.
+    /// The value `proxy:` takes to send the server's requests directly, in any case.
     package static let directProxy = "none"
 
     /// No setting: everything is the dispatcher's.
@@ -43,7 +43,7 @@ package struct ServerNetworkSettings: Sendable {
     }
 
     /// The settings with `$env` read from `environment` and file paths resolved against the workflow's folder, or
-    /// `nil` when the server sets none.
+    /// `nil` when the server sets none. A value that comes out empty (an empty `$env` variable) is left unset.
     /// - Parameters:
     ///   - server: The server's name.
     ///   - environment: The values `$env.NAME` reads.
@@ -61,7 +61,9 @@ package struct ServerNetworkSettings: Sendable {
                     }
                     return .string(value)
                 }
-                return value.interpolationText
+                // `proxy: "{$env.CORP_PROXY}"` with the variable empty leaves the setting to the dispatcher.
+                let text = value.interpolationText
+                return text.trimmingSpacesAndTabs().isEmpty ? nil : text
             } catch let error as FlowError {
                 throw error
             } catch {
@@ -71,10 +73,11 @@ package struct ServerNetworkSettings: Sendable {
         func file(_ setting: Located<ValueTemplate>?) throws(FlowError) -> String? {
             try text(setting).map { SubWorkflowLoader.resolve($0, from: workflowPath) }
         }
-        let proxy = try text(proxy).map { $0 == Self.directProxy ? ServerNetwork.Proxy.direct : .url($0) }
-        return ServerNetwork(
+        let proxy = try text(proxy).map { $0.lowercased() == Self.directProxy ? ServerNetwork.Proxy.direct : .url($0) }
+        let network = ServerNetwork(
             server: server, proxy: proxy, connectTimeout: connectTimeout?.value,
             caCertificatesFile: try file(caCertificates), clientCertificateFile: try file(certificate),
             clientKeyFile: try file(key), insecure: insecure?.value)
+        return network == ServerNetwork(server: server) ? nil : network
     }
 }
