@@ -40,6 +40,22 @@ struct ServerNetworkDispatchTests {
         }
     }
 
+    /// Connecting never completes; the attempt's 5-second limit would end it as an attempt timeout, and the
+    /// dispatcher's own connect timeout (AsyncHTTPClient's 10 seconds) later still: only the server's ends it as
+    /// a connect timeout.
+    @Test func aServersConnectTimeoutBoundsConnectingToIt() async throws {
+        try await withUnansweredPort { port in
+            try await AsyncHTTPClientDispatcher.withDispatcher(insecure: false) { dispatcher in
+                let network = ServerNetwork(server: "slow", connectTimeout: .milliseconds(200))
+                let error = await #expect(throws: FlowError.self) {
+                    try await dispatcher.dispatch(request("http://127.0.0.1:\(port)/x", network), context: context)
+                }
+                #expect(error?.code == .transport)
+                #expect(error?.message == "connecting to 127.0.0.1:\(port) timed out", "\(error?.message ?? "")")
+            }
+        }
+    }
+
     @Test func aServersConnectTimeoutAndProxyWinAndTheRestAreTheDispatchers() throws {
         let defaultProxy = try ProxyServer(url: "http://default-proxy:3128")
         let clients = ServerClients(
