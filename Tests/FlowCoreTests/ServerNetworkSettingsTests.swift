@@ -49,6 +49,39 @@ struct ServerNetworkSettingsTests {
         #expect(!shown.contains("hunter2"))
     }
 
+    /// A called workflow's server keeps its own settings, `$env` read as that workflow declares it and paths
+    /// relative to its own folder; `flowrun run` checks them too (``Plan/serverNetworks(environment:)``).
+    @Test func aCalledWorkflowsServerKeepsItsOwnSettings() async throws {
+        let callee = """
+            flowrun: 1
+            env: { CA: { default: ca.pem } }
+            servers: { auth: { url: "https://auth.test", cacert: "certs/{$env.CA}" } }
+            steps:
+              - { id: token, server: auth, request: { method: POST, path: /login } }
+            """
+        let caller = """
+            flowrun: 1
+            servers: { api: { url: "https://api.test", proxy: none } }
+            steps:
+              - { id: login, workflow: ./auth/login.yaml }
+              - { id: use, server: api, after: [login], request: { method: GET, path: /x } }
+            """
+        let plan = try SubWorkflowTests.compiler(["flows/auth/login.yaml": callee])
+            .compile(yaml: caller, path: "flows/main.yaml")
+        let checked = plan.serverNetworks(environment: ["CA": "private-ca.pem"]).map(\.network)
+        #expect(checked == [
+            ServerNetwork(server: "api", proxy: .direct),
+            ServerNetwork(server: "auth", caCertificatesFile: "flows/auth/certs/private-ca.pem"),
+        ])
+        let dispatcher = ScriptedDispatcher { _, _ in json(200, "{}") }
+        let report = await engine(dispatcher).run(plan, inputs: [:], environment: [:])
+        #expect(report.error == nil, "\(String(describing: report.error))")
+        #expect(dispatcher.requests.map(\.network) == [
+            ServerNetwork(server: "auth", caCertificatesFile: "flows/auth/certs/ca.pem"),
+            ServerNetwork(server: "api", proxy: .direct),
+        ])
+    }
+
     @Test func anEmptyEnvValueLeavesTheSettingUnsetAndNoneIsCaseInsensitive() async throws {
         let dispatcher = ScriptedDispatcher { _, _ in json(200, "{}") }
         let plan = try flowsPlan("""
