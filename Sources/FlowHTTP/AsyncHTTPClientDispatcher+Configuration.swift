@@ -61,6 +61,10 @@ extension AsyncHTTPClientDispatcher {
         /// `nil` sends every request with ``client``.
         var proxyRoutes: ProxyRoutes?
 
+        /// The clients of requests whose workflow server sets its own proxy, connect timeout or certificates, as
+        /// `withDispatcher` sets them up; `nil` refuses such requests, as a client of your own cannot be changed.
+        var serverClients: ServerClients?
+
         /// Creates a configuration.
         ///
         /// - Parameters:

@@ -28,8 +28,12 @@ extension AsyncHTTPClientDispatcher {
     ///   raise it when more requests than that are in flight to one host at once, as when many runs
     ///   share one engine.
     ///
-    /// Like `HTTPClient.withHTTPClient`, the client is shut down whether `body` returns or throws,
-    /// so the dispatcher must not be used after `body` returns.
+    /// A request whose ``StepRequest/network`` is set — a workflow server's own proxy, connect timeout,
+    /// certificates or `insecure` — goes out on clients made for those settings at the first such request: the
+    /// server's settings where it has them, these parameters for the rest. Servers with equal settings share them.
+    ///
+    /// Like `HTTPClient.withHTTPClient`, the clients (those of servers' own settings too) are shut down whether
+    /// `body` returns or throws, so the dispatcher must not be used after `body` returns.
     ///
     /// ```swift
     /// let response = try await AsyncHTTPClientDispatcher.withDispatcher(insecure: true, maxRedirects: 0) {
@@ -67,27 +71,45 @@ extension AsyncHTTPClientDispatcher {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (AsyncHTTPClientDispatcher) async throws -> Result
     ) async throws -> Result {
-        var clientConfiguration = privateClientConfiguration(
+        let clientConfiguration = privateClientConfiguration(
             insecure: insecure, maxRedirects: maxRedirects, maxConnectionsPerHost: maxConnectionsPerHost,
-            maxResponseBodySize: maxResponseBodySize)
-        var tlsConfiguration = clientConfiguration.tlsConfiguration ?? .makeClientConfiguration()
-        tls.apply(to: &tlsConfiguration)
-        clientConfiguration.tlsConfiguration = tlsConfiguration
-        if let connectTimeout { clientConfiguration.timeout.connect = TimeAmount(connectTimeout) }
-        let servers = Array(Set([proxies.http, proxies.https].compactMap { $0 }))
-        return try await HTTPClient.withHTTPClient(configuration: clientConfiguration, isolation: isolation) { client in
-            try await withProxyClients(for: servers[...], configuration: clientConfiguration, clients: [:]) { proxied in
-                var configuration = Configuration(
-                    client: client,
-                    maxResponseBodySize: maxResponseBodySize,
-                    defaultTimeout: defaultTimeout,
-                    maxRedirects: maxRedirects
-                )
-                configuration.limitsInflatedSize = true
-                if !proxied.isEmpty { configuration.proxyRoutes = ProxyRoutes(settings: proxies, clients: proxied) }
-                return try await body(AsyncHTTPClientDispatcher(configuration: configuration))
-            }
+            maxResponseBodySize: maxResponseBodySize, connectTimeout: connectTimeout, tls: tls)
+        // The clients of servers with settings of their own are made as their requests need them.
+        let serverClients = ServerClients(
+            defaults: ServerClients.Defaults(
+                insecure: insecure, maxRedirects: maxRedirects, maxConnectionsPerHost: maxConnectionsPerHost,
+                maxResponseBodySize: maxResponseBodySize, proxies: proxies, connectTimeout: connectTimeout, tls: tls))
+        let result: Swift.Result<Result, any Error>
+        do {
+            result = .success(
+                try await HTTPClient.withHTTPClient(configuration: clientConfiguration, isolation: isolation) { client in
+                    try await withProxyClients(
+                        for: proxies.servers[...], configuration: clientConfiguration, clients: [:]
+                    ) { proxied in
+                        var configuration = Configuration(
+                            client: client,
+                            maxResponseBodySize: maxResponseBodySize,
+                            defaultTimeout: defaultTimeout,
+                            maxRedirects: maxRedirects
+                        )
+                        configuration.limitsInflatedSize = true
+                        if !proxied.isEmpty {
+                            configuration.proxyRoutes = ProxyRoutes(settings: proxies, clients: proxied)
+                        }
+                        configuration.serverClients = serverClients
+                        return try await body(AsyncHTTPClientDispatcher(configuration: configuration))
+                    }
+                })
+        } catch {
+            result = .failure(error)
         }
+        do {
+            try await serverClients.shutdown()
+        } catch {
+            // The error of `body` matters more than one of shutting down.
+            if case .success = result { throw error }
+        }
+        return try result.get()
     }
 
     /// Runs `body` with a client per proxy in `servers` (added to `clients`), each with `configuration` and its
@@ -98,11 +120,8 @@ extension AsyncHTTPClientDispatcher {
         _ body: ([ProxyServer: HTTPClient]) async throws -> Result
     ) async throws -> Result {
         guard let server = servers.first else { return try await body(clients) }
-        var proxied = configuration
-        proxied.proxy = .server(
-            host: server.host, port: server.port,
-            authorization: server.username.map { .basic(username: $0, password: server.password ?? "") })
-        return try await HTTPClient.withHTTPClient(configuration: proxied, isolation: isolation) { client in
+        return try await HTTPClient.withHTTPClient(configuration: configuration.through(server), isolation: isolation) {
+            client in
             var clients = clients
             clients[server] = client
             return try await withProxyClients(
@@ -111,19 +130,16 @@ extension AsyncHTTPClientDispatcher {
     }
 
     /// The settings of a private client: the shared client's, with the given certificate
-    /// verification, redirect limit, connections per host and inflated body size, and without connection retries.
+    /// verification, redirect limit, connections per host, inflated body size, connect time limit and
+    /// certificates, and without connection retries.
     static func privateClientConfiguration(
         insecure: Bool, maxRedirects: Int, maxConnectionsPerHost: Int = 8,
-        maxResponseBodySize: Int = Configuration.defaultMaxResponseBodySize
+        maxResponseBodySize: Int = Configuration.defaultMaxResponseBodySize, connectTimeout: Duration? = nil,
+        tls: TLSSettings = TLSSettings()
     ) -> HTTPClient.Configuration {
         precondition(maxRedirects >= 0, "maxRedirects must not be negative")
         precondition(maxConnectionsPerHost > 0, "maxConnectionsPerHost must be positive")
         var configuration = HTTPClient.Configuration.singletonConfiguration
-        if insecure {
-            var tls = configuration.tlsConfiguration ?? .makeClientConfiguration()
-            tls.certificateVerification = .none
-            configuration.tlsConfiguration = tls
-        }
         // The dispatcher follows redirects itself, hop by hop, to record each and filter the headers.
         configuration.redirectConfiguration = .disallow
         // AsyncHTTPClient would otherwise retry a refused connection with backoff until the
@@ -137,6 +153,11 @@ extension AsyncHTTPClientDispatcher {
         // The engine's `HTTP <METHOD>` attempt span is the client span and already sent `traceparent`;
         // a span of AsyncHTTPClient's own would only duplicate it.
         configuration.tracing.tracer = nil
+        var tlsConfiguration = configuration.tlsConfiguration ?? .makeClientConfiguration()
+        if insecure { tlsConfiguration.certificateVerification = .none }
+        tls.apply(to: &tlsConfiguration)
+        configuration.tlsConfiguration = tlsConfiguration
+        if let connectTimeout { configuration.timeout.connect = TimeAmount(connectTimeout) }
         return configuration
     }
 }

@@ -102,28 +102,34 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
     ///   absolute, ``FlowError/Code/unsupported`` for a URL that is not `http` or `https`,
     ///   ``FlowError/Code/transport`` when no complete response arrived,
     ///   ``FlowError/Code/attemptTimeout`` when it did not arrive in time, and
-    ///   ``FlowError/Code/cancelled`` when the task was cancelled.
+    ///   ``FlowError/Code/cancelled`` when the task was cancelled. A request with ``StepRequest/network`` fails
+    ///   with ``FlowError/Code/unsupported`` unless the dispatcher was made by `withDispatcher`, and with
+    ///   ``FlowError/Code/invalidValue`` or ``FlowError/Code/unreadableFile`` for a proxy or file it cannot use.
     public func dispatch(_ request: StepRequest, context: StepContext) async throws -> StepResponse {
         let timeout = (context.attemptTimeout ?? configuration.defaultTimeout).map(RequestDeadline.clamped)
         let deadline = context.deadline.map(RequestDeadline.init) ?? RequestDeadline(timeout: timeout)
         var current = request
         var redirects: [StepResponse.Redirect] = []
         var visited: Set<String> = [request.url]
+        // Every hop goes out with the clients of the server the request was sent to.
+        let clients: ClientSet
+        do {
+            clients = try clientSet(for: request)
+        } catch {
+            throw failureMapper(for: RequestTarget(request), proxy: nil, timeout: timeout, context: context)
+                .map(error, phase: .beforeSending)
+        }
         while true {
             let target = RequestTarget(current)
             // Worked out once per hop: the proxy it goes through (for messages) and the client of that proxy.
-            let route = configuration.proxyRoutes?.route(for: target)
-            let failures = FailureMapper(
-                target: target, context: context, timeout: timeout,
-                maxResponseBodySize: configuration.maxResponseBodySize,
-                limitsInflatedSize: configuration.limitsInflatedSize,
-                proxy: route?.proxy)
+            let route = clients.route(for: target)
+            let failures = failureMapper(for: target, proxy: route.proxy, timeout: timeout, context: context)
             // Only an observed run times its hops.
             var hop = context.exchangeObserver == nil ? nil : HopObservation()
             var response: StepResponse
             do {
                 response = try await send(
-                    current, target: target, via: route?.client ?? configuration.client, deadline: deadline,
+                    current, target: target, via: route.client, deadline: deadline,
                     failures: failures, context: context, hop: &hop)
             } catch {
                 hop?.report(current, redirect: redirects.count, outcome: .failure(error), context: context)
@@ -155,6 +161,32 @@ public struct AsyncHTTPClientDispatcher: Dispatcher {
             redirects.append(StepResponse.Redirect(status: response.status, url: next.url))
             current = next
         }
+    }
+
+    /// The clients of `request`: those of its server's network settings (``StepRequest/network``), if it has
+    /// any, else the configuration's.
+    /// - Throws: An `unsupported` error when the request has network settings but the configuration has a
+    ///   client of its own, which cannot apply them; the error of a proxy or file that cannot be used.
+    private func clientSet(for request: StepRequest) throws(FlowError) -> ClientSet {
+        guard let network = request.network else {
+            return ClientSet(client: configuration.client, proxyRoutes: configuration.proxyRoutes)
+        }
+        guard let serverClients = configuration.serverClients else {
+            throw FlowError(
+                .unsupported,
+                "server '\(network.server)' sets its own network settings (\(network.settingsDescription)), "
+                    + "which only a dispatcher made by AsyncHTTPClientDispatcher.withDispatcher applies; the request was not sent")
+        }
+        return try serverClients.clients(for: network)
+    }
+
+    /// What maps the errors of a hop to `target`, sent through `proxy`, to the ``FlowError`` the run sees.
+    private func failureMapper(
+        for target: RequestTarget, proxy: ProxyServer?, timeout: Duration?, context: StepContext
+    ) -> FailureMapper {
+        FailureMapper(
+            target: target, context: context, timeout: timeout, maxResponseBodySize: configuration.maxResponseBodySize,
+            limitsInflatedSize: configuration.limitsInflatedSize, proxy: proxy)
     }
 
     /// Sends one request — one hop — and reads its whole response, noting in `hop` when its head arrived.

@@ -34,7 +34,7 @@ public struct ProxySettings: Sendable, Equatable {
     public init(http: ProxyServer?, https: ProxyServer?, noProxy: [String]) {
         self.http = http
         self.https = https
-        self.noProxy = noProxy.map { $0.trimmingASCIISpaces().lowercased() }.filter { !$0.isEmpty }
+        self.noProxy = noProxy.map { $0.trimmingSpacesAndTabs().lowercased() }.filter { !$0.isEmpty }
     }
 
     /// The proxies an environment names: `HTTP_PROXY` for `http` URLs, `HTTPS_PROXY` for `https` URLs,
@@ -49,7 +49,7 @@ public struct ProxySettings: Sendable, Equatable {
             return nil
         }
         func proxy(_ name: String) throws(InvalidProxy) -> ProxyServer? {
-            guard let (variable, text) = value(name), !text.trimmingASCIISpaces().isEmpty else { return nil }
+            guard let (variable, text) = value(name), !text.trimmingSpacesAndTabs().isEmpty else { return nil }
             do {
                 return try ProxyServer(url: text)
             } catch {
@@ -134,43 +134,26 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``Invalid`` for another scheme (an `https` or SOCKS proxy), a path, or a port that is not a
     ///   number from 1 to 65535.
     public init(url: String) throws(Invalid) {
-        var rest = Substring(url.trimmingASCIISpaces())
-        if let scheme = rest.firstRange(of: "://") {
-            let name = rest[..<scheme.lowerBound].lowercased()
-            guard name == "http" else {
-                throw Invalid(reason: "'\(name)' proxies are not supported; give an http:// proxy (it tunnels https too)")
-            }
-            rest = rest[scheme.upperBound...]
+        let parsed: ProxyURL
+        do {
+            parsed = try ProxyURL(url)
+        } catch {
+            throw Invalid(reason: error.reason)
         }
-        if rest.hasSuffix("/") { rest = rest.dropLast() }
-        if let at = rest.lastIndex(of: "@") {
-            let credentials = rest[..<at]
-            rest = rest[rest.index(after: at)...]
-            let parts = credentials.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            username = URLEncoding.percentDecode(parts[0])
-            password = parts.count > 1 ? URLEncoding.percentDecode(parts[1]) : ""
-        }
-        guard !rest.contains("/"), !rest.contains("?"), !rest.contains("#") else {
-            throw Invalid(reason: "a proxy URL has no path: give http://host:port")
-        }
-        var hostPart = rest
-        port = 1080
-        if let colon = rest.lastIndex(of: ":"), !rest[colon...].contains("]") {
-            guard let number = Int(rest[rest.index(after: colon)...]), (1...65535).contains(number) else {
-                throw Invalid(reason: "the proxy's port '\(rest[rest.index(after: colon)...])' is not a number from 1 to 65535")
-            }
-            port = number
-            hostPart = rest[..<colon]
-        }
-        let host = hostPart.hasPrefix("[") && hostPart.hasSuffix("]") ? hostPart.dropFirst().dropLast() : hostPart
-        guard !host.isEmpty else { throw Invalid(reason: "the proxy URL names no host") }
-        self.host = String(host)
+        self.init(parsed)
+    }
+
+    /// The proxy a parsed URL names.
+    init(_ url: ProxyURL) {
+        host = url.host
+        port = url.port
+        username = url.username
+        password = url.password
     }
 
     /// `http://host:port`, with `***@` for credentials: what messages and logs show.
     public var description: String {
-        let host = host.contains(":") ? "[\(host)]" : host
-        return "http://\(username == nil ? "" : "***@")\(host):\(port)"
+        ProxyURL.description(host: host, port: port, hasCredentials: username != nil)
     }
 
     /// Why a proxy URL cannot be used, without its credentials.
@@ -178,15 +161,5 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         /// What is wrong.
         public var reason: String
         public var description: String { reason }
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs.
-    fileprivate func trimmingASCIISpaces() -> String {
-        var text = Substring(self)
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-        return String(text)
     }
 }

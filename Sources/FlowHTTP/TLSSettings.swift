@@ -1,4 +1,4 @@
-import Foundation
+import FlowCore
 import NIOSSL
 
 /// Certificates for TLS besides the system's: the certificate authorities to trust instead of the system's
@@ -63,6 +63,18 @@ public struct TLSSettings: Sendable {
         }
     }
 
+    /// These settings with a server's own over them: its authorities instead of these when it names some, its
+    /// client certificate and key instead of these when it has one.
+    func overridden(by server: TLSSettings) -> TLSSettings {
+        var merged = self
+        if let trustRoots = server.trustRoots { merged.trustRoots = trustRoots }
+        if server.clientKey != nil {
+            merged.clientChain = server.clientChain
+            merged.clientKey = server.clientKey
+        }
+        return merged
+    }
+
     /// Puts the authorities, certificate and key into `configuration`.
     func apply(to configuration: inout TLSConfiguration) {
         if let trustRoots { configuration.trustRoots = .certificates(trustRoots) }
@@ -88,12 +100,8 @@ public struct TLSSettings: Sendable {
 
     /// Fails for a file that is not there or cannot be read: NIOSSL reports both as a file with no PEM in it.
     private static func checkReadable(_ path: String, role: InvalidFile.Role) throws(InvalidFile) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw InvalidFile(path: path, role: role, reason: "no such file")
-        }
-        guard !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: path) else {
-            throw InvalidFile(path: path, role: role, reason: isDirectory.boolValue ? "it is a folder" : "it cannot be read")
+        if let problem = PEMFileCheck.readabilityProblem(at: path) {
+            throw InvalidFile(path: path, role: role, reason: problem)
         }
     }
 
@@ -112,6 +120,9 @@ public struct TLSSettings: Sendable {
             case caCertificates = "--cacert"
             case clientCertificate = "--cert"
             case clientKey = "--key"
+
+            /// The key of a workflow's server that names such a file: `cacert`, `cert` or `key`.
+            public var serverKey: String { String(rawValue.dropFirst(2)) }
         }
 
         /// The file's path, as given.

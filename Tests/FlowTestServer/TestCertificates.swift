@@ -16,6 +16,8 @@ package struct TestCertificates: Sendable {
     /// A key that belongs to no certificate here.
     package var strayKey: String { path("stray.key") }
 
+    /// The path of the folder holding the files.
+    package var folderPath: String { folder.path }
     package func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
     /// Makes the authority, the server and client certificates, and a stray key.

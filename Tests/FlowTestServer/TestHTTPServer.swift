@@ -197,25 +197,64 @@ package func withTestServer<Result>(
 /// other test's server, binding port 0 in parallel, can be given the same port meanwhile — as it
 /// could if the port were bound and closed again.
 package func withRefusingPort<Result>(_ body: (Int) async throws -> Result) async throws -> Result {
+    let (descriptor, port) = try boundLoopbackSocket()
+    defer { close(descriptor) }
+    return try await body(port)
+}
+
+/// Runs `body` with a port on 127.0.0.1 where connecting never completes, and frees the port afterwards.
+///
+/// The port's socket listens with a backlog of 0, and connections nobody accepts fill its queue, so the
+/// system drops every later connection attempt: the client waits for the connection until its connect timeout.
+package func withUnansweredPort<Result>(_ body: (Int) async throws -> Result) async throws -> Result {
+    let (listener, port) = try boundLoopbackSocket()
+    defer { close(listener) }
+    guard listen(listener, 0) == 0 else { throw TestServerError.noPort }
+    var fillers: [Int32] = []
+    defer { fillers.forEach { close($0) } }
+    for _ in 0..<2 {
+        let (filler, _) = try boundLoopbackSocket(port: 0)
+        fillers.append(filler)
+        _ = fcntl(filler, F_SETFL, fcntl(filler, F_GETFL) | O_NONBLOCK)
+        var address = loopbackAddress(port: port)
+        _ = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                connect(filler, address, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+    }
+    return try await body(port)
+}
+
+/// A TCP socket bound to 127.0.0.1 and `port` (0 for an ephemeral one), and the port it got.
+private func boundLoopbackSocket(port: Int = 0) throws -> (descriptor: Int32, port: Int) {
     #if canImport(Glibc)
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
     let descriptor = socket(AF_INET, SOCK_STREAM, 0)
     #endif
     guard descriptor >= 0 else { throw TestServerError.noPort }
-    defer { close(descriptor) }
-
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var address = loopbackAddress(port: port)
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) { pointer in
         pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
             bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
         }
     }
-    guard bound else { throw TestServerError.noPort }
-    return try await body(Int(UInt16(bigEndian: address.sin_port)))
+    guard bound else {
+        close(descriptor)
+        throw TestServerError.noPort
+    }
+    return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+}
+
+/// The address of `port` on 127.0.0.1.
+private func loopbackAddress(port: Int) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    return address
 }
 
 /// Why the test server could not start.

@@ -135,6 +135,7 @@ struct CompilationSession {
     private mutating func checkServers() {
         for server in workflow.servers {
             _ = checkTemplate(server.url, in: .server, placement: .scalar("a server URL"), at: server.name.location)
+            checkNetwork(of: server)
         }
         if let name = workflow.defaults.server { _ = resolveServer(name) }
     }

@@ -28,6 +28,16 @@ struct LoweredRequest: Sendable {
         case missing
     }
 
+    /// The network settings of the server whose URL the request starts with.
+    enum Network: Sendable {
+        /// The URL starts with no server's, or the server sets none.
+        case none
+        /// Settings that read no `$env`, resolved once.
+        case fixed(ServerNetwork)
+        /// Settings that read `$env`, resolved at every request.
+        case bound(Server)
+    }
+
     /// One piece of a path: text as written, or a bound value, percent-encoded as path-segment text.
     enum PathPart: Sendable {
         case literal(String)
@@ -73,6 +83,8 @@ struct LoweredRequest: Sendable {
     /// The method, upper-case.
     let method: String
     let base: Base
+    /// The network settings of the server in ``base``; they apply when the URL does start with the server's.
+    let network: Network
     /// An expression at the very start of the path, whose value gives the start of the URL.
     let start: RuntimeExpression?
     /// The path after ``start``, up to a literal `?` or `#`, split at its literal `/`.
@@ -113,6 +125,8 @@ struct LoweredRequest: Sendable {
                 base = .missing
             }
         }
+
+        network = Self.network(of: server, base: base)
 
         var parts: [PathPart] = []
         var pathError: FlowError?
@@ -179,6 +193,19 @@ struct LoweredRequest: Sendable {
             HeaderFields.Field(name: "User-Agent", value: RequestBuilder.userAgent),
         ])
         headerCapacity = request.headers.count + 8
+    }
+
+    /// The network settings of `server` when the request's URL may start with its URL.
+    private static func network(of server: Server?, base: Base) -> Network {
+        guard let server, !server.network.isEmpty else { return .none }
+        switch base {
+        case .none, .missing: return .none
+        case .fixed, .server: break
+        }
+        let readsNothing = server.network.templates.allSatisfy { if case .literal = $0.value.value { true } else { false } }
+        guard readsNothing, let resolved = try? server.network.resolved(server: server.name.value, environment: [:])
+        else { return .bound(server) }
+        return .fixed(resolved)
     }
 
     /// Splits path parts at their literal `/` into segments, up to the first literal `?` or `#`; the rest is the

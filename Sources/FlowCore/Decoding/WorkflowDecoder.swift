@@ -84,8 +84,7 @@ package struct WorkflowDecoder {
                 _ = string(entry.value, "the URL of server '\(entry.name.value)'")
                 return Server(name: entry.name, url: template(entry.value))
             }
-            guard let fields = reader(entry.value, "server '\(entry.name.value)'", ["url", "description"],
-                                      required: ["url"]),
+            guard let fields = reader(entry.value, "server '\(entry.name.value)'", Self.serverKeys, required: ["url"]),
                 let url = fields["url"]
             else {
                 // Kept, so steps that use the server get no "unknown server" finding on top of this one.
@@ -94,7 +93,8 @@ package struct WorkflowDecoder {
             _ = string(url, "the URL of server '\(entry.name.value)'")
             return Server(
                 name: entry.name, url: template(url),
-                description: fields["description"].flatMap { string($0, "'description'")?.value })
+                description: fields["description"].flatMap { string($0, "'description'")?.value },
+                network: serverNetwork(fields, server: entry.name.value, path: entry.name.location.path))
         }
     }
 

@@ -9,7 +9,8 @@ struct RequestBuilder: Sendable {
 
     func build(_ planned: PlannedStep, in scope: RunScope) throws(FlowError) -> StepRequest {
         let lowered = planned.loweredRequest
-        var url = try self.url(of: lowered, planned, in: scope)
+        var startsWithServer = false
+        var url = try self.url(of: lowered, planned, in: scope, startsWithServer: &startsWithServer)
         var separator: Character = lowered.pathHasQuery ? "&" : "?"
         for item in lowered.query {
             let values: [String] =
@@ -46,6 +47,14 @@ struct RequestBuilder: Sendable {
             }
         }
         var request = StepRequest(method: lowered.method, url: url, headers: headers)
+        if startsWithServer {
+            switch lowered.network {
+            case .none: break
+            case .fixed(let network): request.network = network
+            case .bound(let server):
+                request.network = try server.network.resolved(server: server.name.value, environment: scope.environment)
+            }
+        }
         switch planned.step.request.body {
         case .json(let template, _)?:
             let body = try scope.evaluate(template)
@@ -88,9 +97,11 @@ struct RequestBuilder: Sendable {
     /// ``RequestPath/checkBase(_:)`` accepts it. A bound value that makes a whole segment `.`, `..` or empty is
     /// refused: servers and proxies resolve dot-segments away, so data from an earlier step could send this
     /// request (a `DELETE` included) to another resource.
-    private func url(of lowered: LoweredRequest, _ planned: PlannedStep, in scope: RunScope) throws(FlowError)
-        -> String
-    {
+    /// - Parameter startsWithServer: Set when the URL starts with the server's URL, so the server's network
+    ///   settings apply.
+    private func url(
+        of lowered: LoweredRequest, _ planned: PlannedStep, in scope: RunScope, startsWithServer: inout Bool
+    ) throws(FlowError) -> String {
         if let error = lowered.pathError { throw error }
         // A leading expression whose value is an absolute URL needs no server.
         var start: String?
@@ -113,6 +124,7 @@ struct RequestBuilder: Sendable {
             url = ""
         case .fixed(let base):
             url = base
+            startsWithServer = true
             // Room for the path and the query, so appending does not grow the string step by step.
             url.reserveCapacity(base.utf8.count + lowered.capacityHint)
         case .server(let server):
@@ -123,6 +135,7 @@ struct RequestBuilder: Sendable {
                     .binding, "server '\(server.name.value)' has URL '\(url)', which is not an absolute http(s) URL",
                     at: server.name.location)
             }
+            startsWithServer = true
         case .missing:
             var path = start ?? ""
             try appendPath(of: lowered, planned, to: &path, in: scope)

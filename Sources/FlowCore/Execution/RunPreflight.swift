@@ -13,15 +13,8 @@ struct RunPreflight {
     /// - Returns: The declared variables' values.
     /// - Throws: A `validation` error listing every declared variable that is unset and has no default.
     func environment(from given: [String: String]) throws(FlowError) -> [String: String] {
-        var environment: [String: String] = [:]
-        var missing: [EnvironmentVariable] = []
-        for variable in plan.workflow.environment {
-            if let value = given[variable.name.value] ?? variable.defaultValue {
-                environment[variable.name.value] = value
-            } else {
-                missing.append(variable)
-            }
-        }
+        let environment = plan.workflow.declaredEnvironment(from: given)
+        let missing = plan.workflow.environment.filter { environment[$0.name.value] == nil }
         guard let first = missing.first else { return environment }
         let names = missing.map(\.name.value)
         let list = names.count == 1

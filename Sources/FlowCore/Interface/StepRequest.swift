@@ -11,6 +11,10 @@ public struct StepRequest: Sendable, Hashable {
     public var headers: HeaderFields
     /// The body bytes, if any.
     public var body: [UInt8]?
+    /// The network settings of the workflow server the URL starts with — its proxy, connect timeout and TLS
+    /// files — or `nil` when the server sets none or the URL names no server. An HTTP dispatcher applies them
+    /// to this request (and its redirect hops); others ignore them.
+    public var network: ServerNetwork?
 
     /// Creates a request.
     /// - Parameters:

@@ -84,16 +84,22 @@ package struct Server: Sendable {
     package var url: ValueTemplate
     /// A description for readers.
     package var description: String?
+    /// Its proxy, connect timeout and TLS files, which apply to the requests sent to it.
+    package var network: ServerNetworkSettings
 
     /// Creates a server.
     /// - Parameters:
     ///   - name: The server's name.
     ///   - url: The base URL template.
     ///   - description: A description for readers.
-    package init(name: Located<String>, url: ValueTemplate, description: String? = nil) {
+    ///   - network: Its network settings; none (the dispatcher's) by default.
+    package init(
+        name: Located<String>, url: ValueTemplate, description: String? = nil, network: ServerNetworkSettings? = nil
+    ) {
         self.name = name
         self.url = url
         self.description = description
+        self.network = network ?? ServerNetworkSettings(workflowPath: name.location.path)
     }
 }
 

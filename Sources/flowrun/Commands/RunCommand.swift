@@ -62,7 +62,9 @@ struct RunCommand: AsyncParsableCommand {
             Requests go through the proxies that HTTPS_PROXY, HTTP_PROXY and NO_PROXY name (or \
             their lower-case forms), or all through --proxy; --connect-timeout bounds connecting. \
             --cacert trusts a private CA instead of the system's; --cert and --key present a client \
-            certificate (mutual TLS).
+            certificate (mutual TLS). A server under the workflow's servers: may set its own proxy \
+            (or none), connectTimeout, cacert, cert, key and insecure: its keys win for the requests sent \
+            to it, and these options and variables apply to whatever it leaves unset.
 
             --repeat N runs the workflow N times, one run after another, in this process: on one engine and \
             one HTTP client, so circuit breakers, the connection pool and a mock's sequences carry over \
@@ -300,6 +302,10 @@ struct RunCommand: AsyncParsableCommand {
             network = try NetworkOptions(
                 proxy: proxy, connectTimeout: connectTimeout, caCertificates: caCertificates, certificate: certificate,
                 key: key, environment: ProcessInfo.processInfo.environment)
+            // A server's proxy and certificate files are the HTTP dispatcher's: a mock run does not read them.
+            if selected == nil || selected == "http" {
+                try NetworkOptions.checkServers(of: plan, environment: environment)
+            }
         } catch {
             Self.fail("\(error)")
         }

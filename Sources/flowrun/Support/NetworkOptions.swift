@@ -45,4 +45,20 @@ struct NetworkOptions {
             throw Invalid(description: "\(error)")
         }
     }
+
+    /// Reads every workflow server's own network settings, as the HTTP dispatcher will, so a proxy URL or a
+    /// certificate file that cannot be used stops the run before its first request.
+    /// - Parameters:
+    ///   - plan: The workflow, with the workflows it calls.
+    ///   - environment: What `$env` reads.
+    /// - Throws: ``Invalid`` naming the server (where it is declared), the key and the file.
+    static func checkServers(of plan: Plan, environment: [String: String]) throws(Invalid) {
+        for (server, network) in plan.serverNetworks(environment: environment) {
+            do {
+                _ = try ServerConnectionSettings(network)
+            } catch {
+                throw Invalid(description: "\(server.name.location): \(error.message)")
+            }
+        }
+    }
 }
