@@ -18,6 +18,11 @@ extension AsyncHTTPClientDispatcher {
 
         /// The default ``defaultTimeout``: 30 seconds.
         public static let defaultAttemptTimeout: Duration = .seconds(30)
+        /// How long connecting to a server or proxy may take when nothing says: 10 seconds.
+        ///
+        /// AsyncHTTPClient's shared configuration waits 90 seconds for a connection, and a client keeps trying
+        /// to connect after the request that wanted the connection gave up, so shutting it down waits that long.
+        public static let defaultConnectTimeout: Duration = .seconds(10)
 
         /// The client that opens, pools and reuses the connections.
         ///

@@ -52,7 +52,7 @@ extension AsyncHTTPClientDispatcher {
     ///   - proxies: Which requests go through which HTTP proxy (a client per proxy, with the same settings);
     ///     none by default.
     ///   - connectTimeout: How long connecting to a server (or proxy) may take, within the attempt's time
-    ///     limit; AsyncHTTPClient's default (10 seconds) when `nil`.
+    ///     limit; ``Configuration/defaultConnectTimeout`` (10 seconds) when `nil`.
     ///   - tls: The authorities to trust instead of the system's, and a client certificate for mutual TLS; the
     ///     system's and none by default.
     ///   - isolation: The actor `body` runs on; the caller's, by default.
@@ -157,7 +157,7 @@ extension AsyncHTTPClientDispatcher {
         if insecure { tlsConfiguration.certificateVerification = .none }
         tls.apply(to: &tlsConfiguration)
         configuration.tlsConfiguration = tlsConfiguration
-        if let connectTimeout { configuration.timeout.connect = TimeAmount(connectTimeout) }
+        configuration.timeout.connect = TimeAmount(connectTimeout ?? Configuration.defaultConnectTimeout)
         return configuration
     }
 }

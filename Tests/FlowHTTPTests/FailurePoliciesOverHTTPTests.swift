@@ -179,11 +179,34 @@ struct FailurePoliciesOverHTTPTests {
         #expect(report.outputs == ["id": "i-2"])
         let first = try #require(report.steps.first?.attempts.first)
         #expect(first.error?.code == .attemptTimeout)
-        // The engine's timer and the dispatcher's deadline race; whichever wins, the message is the same.
+        // The dispatcher keeps the engine's deadline, body included, and fails with the engine's own error.
         #expect(first.error?.message == "no response within 1s")
         #expect(first.duration >= .seconds(1))
         #expect(server.requests.count == 2)
         #expect(elapsed < .seconds(5), "the run waited \(elapsed) for a response it should have given up on")
+    }
+
+    /// A connection nobody accepts waits for the connect timeout (3 s here, so shutting the client down, which
+    /// waits for the attempt to connect, stays short); the attempt's limit, kept on the event loop, ends it first.
+    @Test func anAttemptTimeoutEndsAConnectionThatIsNeverAccepted() async throws {
+        let plan = try compile("""
+            policies: { quick: { timeout: { attempt: 300ms } } }
+            defaults: { server: api, policy: quick }
+            steps:
+              - id: unanswered
+                request: { method: GET, path: /never }
+            """)
+        try await withUnansweredPort { port in
+            try await AsyncHTTPClientDispatcher.withDispatcher(insecure: false, connectTimeout: .seconds(3)) { dispatcher in
+                let engine = Engine(dispatchers: DispatcherRegistry(["http": dispatcher]), logger: quiet)
+                let started = ContinuousClock.now
+                let report = await engine.run(plan, inputs: [:], environment: ["API": "http://127.0.0.1:\(port)"])
+                let elapsed = started.duration(to: .now)
+                #expect(report.error?.code == .attemptTimeout, "\(String(describing: report.error))")
+                #expect(report.error?.message == "no response within 300ms")
+                #expect(elapsed < .seconds(5), "the run waited \(elapsed), as for the connect timeout")
+            }
+        }
     }
 
     @Test func theTotalTimeoutCutsTheStepShortAcrossRetriesAndCatchRulesSeeIt() async throws {

@@ -9,6 +9,32 @@ struct RunNetworkOptionsTests {
         "HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "NO_PROXY", "no_proxy",
     ]
 
+    /// A host that drops connection attempts: the attempt's 300 ms limit ends the run, and the command exits
+    /// then, not after the 10-second connect timeout that the HTTP client's pending attempt still waits for.
+    @Test func aRunThatTimedOutConnectingExitsAtOnceNotAfterTheConnectTimeout() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("slow.yaml", """
+            flowrun: 1
+            env: { API: {} }
+            servers: { api: "{$env.API}" }
+            policies: { quick: { timeout: { attempt: 300ms } } }
+            defaults: { server: api, policy: quick }
+            steps:
+              - id: unanswered
+                request: { method: GET, path: /never }
+            """)
+        try await withUnansweredPort { port in
+            let started = ContinuousClock.now
+            let outcome = try await FlowRunProcess.run(
+                ["run", "slow.yaml", "--format", "json"], in: folder.url,
+                environment: ["API": "http://127.0.0.1:\(port)"], removing: Self.proxyVariables)
+            let elapsed = started.duration(to: .now)
+            #expect(outcome.status == 1, "\(outcome.stderr)")
+            #expect(outcome.stdout.contains(#""code": "timeout.attempt""#), "\(outcome.stdout)")
+            #expect(elapsed < .seconds(8), "flowrun run took \(elapsed)")
+        }
+    }
+
     @Test func dashDashProxySendsEveryRequestThroughTheProxy() async throws {
         let folder = try TemporaryFolder.withPingWorkflow()
         try await withTestServer { server in

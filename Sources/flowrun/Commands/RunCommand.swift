@@ -426,21 +426,38 @@ struct RunCommand: AsyncParsableCommand {
         var network: NetworkOptions
         var exchangeObservers: [any ExchangeObserver]
 
-        func run<Result: Sendable>(_ body: (Engine<ContinuousClock>) async -> Result) async throws -> Result {
-            var registry = registry
-            return try await AsyncHTTPClientDispatcher.withDispatcher(
-                insecure: insecure, maxResponseBodySize: bodyLimit, proxies: network.proxies,
-                connectTimeout: network.connectTimeout, tls: network.tls
-            ) { http in
-                registry.register(http, as: "http")
-                var engine = Engine(dispatchers: registry, logger: logger, maxConcurrentSteps: maxConcurrency)
-                engine.dispatcherOverride = selected
-                if !exchangeObservers.isEmpty {
-                    engine.exchangeObserver = exchangeObservers.count == 1
-                        ? exchangeObservers[0] : ExchangeFanOut(observers: exchangeObservers)
+        ///
+        /// `body`'s result comes back as soon as it returns, before the HTTP clients have shut down: a client
+        /// keeps trying to open a connection that a request gave up on at its time limit (a host that drops
+        /// packets) until the connect timeout, and the command must not wait for that. The shutdown goes on
+        /// while the command prints and writes its files, and ends with the process.
+        func run<Result: Sendable>(_ body: @escaping @Sendable (Engine<ContinuousClock>) async -> Result) async throws
+            -> Result
+        {
+            let (results, delivery) = AsyncStream.makeStream(of: Result.self)
+            let setup = self
+            let clients = Task {
+                defer { delivery.finish() }
+                var registry = setup.registry
+                try await AsyncHTTPClientDispatcher.withDispatcher(
+                    insecure: setup.insecure, maxResponseBodySize: setup.bodyLimit, proxies: setup.network.proxies,
+                    connectTimeout: setup.network.connectTimeout, tls: setup.network.tls
+                ) { http in
+                    registry.register(http, as: "http")
+                    var engine = Engine(
+                        dispatchers: registry, logger: setup.logger, maxConcurrentSteps: setup.maxConcurrency)
+                    engine.dispatcherOverride = setup.selected
+                    if !setup.exchangeObservers.isEmpty {
+                        engine.exchangeObserver = setup.exchangeObservers.count == 1
+                            ? setup.exchangeObservers[0] : ExchangeFanOut(observers: setup.exchangeObservers)
+                    }
+                    delivery.yield(await body(engine))
                 }
-                return await body(engine)
             }
+            for await result in results { return result }
+            // The body never ran: the clients could not be made. Their error says why.
+            try await clients.value
+            throw CancellationError()
         }
     }
 
