@@ -189,13 +189,7 @@ struct FailurePoliciesOverHTTPTests {
     /// A connection nobody accepts waits for the connect timeout (3 s here, so shutting the client down, which
     /// waits for the attempt to connect, stays short); the attempt's limit, kept on the event loop, ends it first.
     @Test func anAttemptTimeoutEndsAConnectionThatIsNeverAccepted() async throws {
-        let plan = try compile("""
-            policies: { quick: { timeout: { attempt: 300ms } } }
-            defaults: { server: api, policy: quick }
-            steps:
-              - id: unanswered
-                request: { method: GET, path: /never }
-            """)
+        let plan = try WorkflowCompiler().compile(yaml: unansweredWorkflow, path: "unanswered.yaml")
         try await withUnansweredPort { port in
             try await AsyncHTTPClientDispatcher.withDispatcher(insecure: false, connectTimeout: .seconds(3)) { dispatcher in
                 let engine = Engine(dispatchers: DispatcherRegistry(["http": dispatcher]), logger: quiet)

@@ -13,16 +13,7 @@ struct RunNetworkOptionsTests {
     /// then, not after the 10-second connect timeout that the HTTP client's pending attempt still waits for.
     @Test func aRunThatTimedOutConnectingExitsAtOnceNotAfterTheConnectTimeout() async throws {
         let folder = try TemporaryFolder()
-        try folder.write("slow.yaml", """
-            flowrun: 1
-            env: { API: {} }
-            servers: { api: "{$env.API}" }
-            policies: { quick: { timeout: { attempt: 300ms } } }
-            defaults: { server: api, policy: quick }
-            steps:
-              - id: unanswered
-                request: { method: GET, path: /never }
-            """)
+        try folder.write("slow.yaml", unansweredWorkflow)
         try await withUnansweredPort { port in
             let started = ContinuousClock.now
             let outcome = try await FlowRunProcess.run(
