@@ -4,7 +4,6 @@ import FlowHTTP
 import FlowTesting
 import Foundation
 import Logging
-import Tracing
 
 /// `flowrun run`: compiles a workflow and runs it.
 struct RunCommand: AsyncParsableCommand {
