@@ -189,3 +189,26 @@ let package = Package(
         ),
     ]
 )
+
+// MARK: - The OTLP trait
+
+/// `flowrun run --otlp-endpoint`: the run's spans exported over OTLP/HTTP by swift-otel.
+///
+/// A trait, off by default, so that a plain `swift build` neither fetches nor compiles swift-otel, SwiftProtobuf
+/// and swift-w3c-trace-context (about 8% more compiling in a clean debug build of the CLI); `swift build --traits
+/// OTLP` builds them. swift-otel 1.6 needs tools version 6.2, so on an older toolchain the trait does not exist
+/// and the package does not name swift-otel at all.
+#if compiler(>=6.2)
+package.traits = [
+    .trait(
+        name: "OTLP",
+        description: "flowrun run --otlp-endpoint: export the run's spans over OTLP/HTTP with swift-otel."),
+]
+// Only its OTLP/HTTP exporter: the default traits would build gRPC too.
+package.dependencies.append(
+    .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]))
+package.targets.first { $0.name == "flowrun" }?.dependencies += [
+    .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OTLP"])),
+    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["OTLP"])),
+]
+#endif

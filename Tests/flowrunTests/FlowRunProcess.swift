@@ -162,4 +162,18 @@ extension TemporaryFolder {
             """)
         return folder
     }
+
+    /// A folder holding `slow.yaml`: one `GET /slow` to the server at `$env.API`, for a test that interrupts it.
+    static func withSlowWorkflow() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try folder.write("slow.yaml", """
+            flowrun: 1
+            name: slow
+            env: { API: {} }
+            servers: { api: "{$env.API}" }
+            steps:
+              - { id: slow, server: api, request: { method: GET, path: /slow } }
+            """)
+        return folder
+    }
 }

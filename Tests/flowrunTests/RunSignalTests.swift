@@ -7,15 +7,7 @@ import Testing
 struct RunSignalTests {
     @Test(arguments: [(SIGTERM, Int32(143)), (SIGHUP, Int32(129)), (SIGINT, Int32(130))])
     func aSignalCancelsTheRunWhichReportsAndExitsWithItsCode(signal: Int32, status: Int32) async throws {
-        let folder = try TemporaryFolder()
-        try folder.write("slow.yaml", """
-            flowrun: 1
-            name: slow
-            env: { API: {} }
-            servers: { api: "{$env.API}" }
-            steps:
-              - { id: slow, server: api, request: { method: GET, path: /slow } }
-            """)
+        let folder = try TemporaryFolder.withSlowWorkflow()
         let junit = folder.url.appendingPathComponent("junit.xml").path
         let pid = Mutex<Int32>(0)
         let outcome = try await withTestServer({ _ in

@@ -4,7 +4,6 @@ import FlowHTTP
 import FlowTesting
 import Foundation
 import Logging
-import Tracing
 
 /// `flowrun run`: compiles a workflow and runs it.
 struct RunCommand: AsyncParsableCommand {
@@ -56,6 +55,15 @@ struct RunCommand: AsyncParsableCommand {
             flowrun.step span per step and an "HTTP <METHOD>" span per attempt, whose context \
             is sent as the W3C traceparent header so the servers' spans join the trace.
 
+            --otlp-endpoint sends the same spans to an OpenTelemetry collector over OTLP/HTTP \
+            (protobuf) when the run ends, also when it failed or was interrupted: give the \
+            collector's base URL, as OTEL_EXPORTER_OTLP_ENDPOINT holds it (http://127.0.0.1:4318; \
+            the spans go to its /v1/traces path). The option's URL wins over OTEL_EXPORTER_OTLP_ENDPOINT \
+            and OTEL_EXPORTER_OTLP_TRACES_ENDPOINT; OTEL_SERVICE_NAME (flowrun by default), \
+            OTEL_RESOURCE_ATTRIBUTES, OTEL_EXPORTER_OTLP_HEADERS and the other OTEL_EXPORTER_OTLP_* \
+            variables are honoured. A collector that is down or slow (5 s) costs a warning on \
+            standard error, never the run's exit status. \(RunCommand.otlpAvailability)
+
             Responses are read up to 10 MiB (after decompression); --max-body-size raises or lowers \
             the limit.
 
@@ -79,7 +87,7 @@ struct RunCommand: AsyncParsableCommand {
             report as a single run's, with its run and row numbers. They exit 0 when every run succeeds, 1 \
             when any fails; a signal stops the series after the run it cancels. --junit-out, --har-out, \
             --trace-out, --record, --record-test and --format junit or github describe one run and are refused \
-            (exit 2).
+            (exit 2); --otlp-endpoint sends every run's trace.
 
             Exit status: 0 when the run succeeds, 1 when it fails, 2 when the file, an input, an \
             environment variable or an argument is invalid, a dispatcher or interceptor it names is \
@@ -94,6 +102,7 @@ struct RunCommand: AsyncParsableCommand {
                   --mock workflows/banking.mock.yaml --inputs workflows/banking.inputs.json
               flowrun run wf.yaml --inputs inputs.yaml --format json > report.json
               flowrun run wf.yaml --junit-out results.xml --trace-out trace.jsonl
+              flowrun run wf.yaml --otlp-endpoint http://127.0.0.1:4318
               flowrun run wf.yaml -v
               flowrun run wf.yaml -vv --har-out run.har
               flowrun run wf.yaml --record wf.mock.yaml --record-test wf.test.yaml
@@ -156,6 +165,15 @@ struct RunCommand: AsyncParsableCommand {
         name: .customLong("trace-out"),
         help: ArgumentHelp("Write the run's trace spans to this file, one JSON object per line.", valueName: "file"))
     var traceOut: String?
+
+    @Option(
+        name: .customLong("otlp-endpoint"),
+        help: ArgumentHelp(
+            "Send the run's trace spans over OTLP/HTTP to this OpenTelemetry collector: its base URL, "
+                + "such as http://127.0.0.1:4318.",
+            discussion: RunCommand.otlpAvailability,
+            valueName: "url"))
+    var otlpEndpoint: String?
 
     @Option(
         name: .customLong("har-out"),
@@ -253,6 +271,18 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--input takes name=value; '\(pair)' has no '='.")
         }
         if let repeatCount, repeatCount < 1 { throw ValidationError("--repeat must be at least 1.") }
+        if let otlpEndpoint {
+            #if OTLP
+            guard OTLPEndpoint(otlpEndpoint) != nil else {
+                throw ValidationError(
+                    "--otlp-endpoint: '\(otlpEndpoint)' is not an http or https URL; give the collector's base URL, "
+                        + "such as http://127.0.0.1:4318.")
+            }
+            #else
+            throw ValidationError(
+                "--otlp-endpoint: this flowrun was built without OTLP export; build it with `swift build --traits OTLP`.")
+            #endif
+        }
         if repeatCount != nil || inputsEach != nil {
             let option = repeatCount != nil ? "--repeat" : "--inputs-each"
             let refused = [
@@ -327,16 +357,13 @@ struct RunCommand: AsyncParsableCommand {
             har?.discard()
             Self.fail("\(error)")
         }
-        let tracer: JSONLinesTracer? = traceOut.map { path in
-            do {
-                let tracer = try JSONLinesTracer(path: path)
-                InstrumentationSystem.bootstrap(tracer)
-                return tracer
-            } catch {
-                har?.discard()
-                recording?.discard()
-                Self.fail("cannot write the trace to \(path)")
-            }
+        let tracing: RunTracing?
+        do {
+            tracing = try RunTracing.start(traceOut: traceOut, otlpEndpoint: otlpEndpoint.flatMap(OTLPEndpoint.init))
+        } catch {
+            har?.discard()
+            recording?.discard()
+            Self.fail(error.message)
         }
         let printer = RunPrinter(
             format: format, stderrIsTerminal: Terminal.isColorTerminal(STDERR_FILENO), verbose: verbose)
@@ -362,6 +389,7 @@ struct RunCommand: AsyncParsableCommand {
                 }
             }
             finished.finish()
+            _ = await tracing?.finish()  // --trace-out is refused here, so only an export is finished.
             if let signal { throw ExitCode(Interrupt.exitCode(for: signal)) }
             if finished.failed > 0 { throw ExitCode(1) }
             return
@@ -394,13 +422,7 @@ struct RunCommand: AsyncParsableCommand {
                 plan: plan, report: report, inputs: inputs,
                 environment: RecordedTestFile.declaredEnvironment(of: plan, in: environment))
         }
-        if let tracer, let traceOut {
-            do {
-                try tracer.close()
-            } catch {
-                unwritten.append("cannot write the trace to \(traceOut): \(error.localizedDescription)")
-            }
-        }
+        unwritten += await tracing?.finish() ?? []
         if !unwritten.isEmpty { Self.fail(unwritten.joined(separator: "\nflowrun run: ")) }
         if let signal { throw ExitCode(Interrupt.exitCode(for: signal)) }  // 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP)
         if let error = report.error {
@@ -459,6 +481,15 @@ struct RunCommand: AsyncParsableCommand {
             try await clients.value
             throw CancellationError()
         }
+    }
+
+    /// Whether this build can export over OTLP, as `--help` says under `--otlp-endpoint`.
+    static var otlpAvailability: String {
+        #if OTLP
+        "This build exports (it was built with the OTLP trait)."
+        #else
+        "Not in this build: it was built without the OTLP trait; build flowrun with `swift build --traits OTLP`."
+        #endif
     }
 
     /// Prints `message` to standard error and exits 2.

@@ -64,19 +64,11 @@ final class JSONLinesSpan: Span {
         state.withLock { if !$0.ended { $0.events.append(event) } }
     }
 
-    /// Records an error as an `exception` event, named by its ``FlowCore/FlowError/Code`` when it is a `FlowError`.
+    /// Records an error as an `exception` event (see ``Tracing/SpanEvent/exception(for:attributes:at:)``).
     func recordError<Instant: TracerInstant>(
         _ error: any Error, attributes: SpanAttributes, at instant: @autoclosure () -> Instant
     ) {
-        var all = attributes
-        if let error = error as? FlowError {
-            all["exception.type"] = error.code.name
-            all["exception.message"] = error.description
-        } else {
-            all["exception.type"] = String(reflecting: type(of: error))
-            all["exception.message"] = String(describing: error)
-        }
-        addEvent(SpanEvent(name: "exception", at: instant(), attributes: all))
+        addEvent(.exception(for: error, attributes: attributes, at: instant()))
     }
 
     /// Ignores links: the engine makes none.

@@ -51,15 +51,33 @@ final class JSONLinesTracer: Tracer {
         file fileID: String,
         line: UInt
     ) -> JSONLinesSpan {
-        var context = context()
+        let context = context()
         let parent = context.traceContext
         let identity = TraceContext(
             traceID: parent?.traceID ?? TraceContext.randomTraceID(), spanID: TraceContext.randomSpanID(),
             sampled: parent?.sampled ?? true)
+        return startSpan(
+            operationName, context: context, identity: identity, parentSpanID: parent?.spanID, kind: kind,
+            start: instant().nanosecondsSinceEpoch)
+    }
+
+    /// Starts a span whose ids another tracer chose: the ``OTLPTracer`` mirrors its spans here.
+    /// - Parameters:
+    ///   - operationName: The span's name.
+    ///   - parent: The context the span starts in; the span's own context is this one with its identity.
+    ///   - identity: The span's trace and span ids.
+    ///   - parentSpanID: The parent's span id, or `nil` for the root of a trace.
+    ///   - kind: The span's kind.
+    ///   - start: When it started, in nanoseconds since the Unix epoch.
+    func startSpan(
+        _ operationName: String, context parent: InstrumentationContext, identity: TraceContext,
+        parentSpanID: String?, kind: SpanKind, start: UInt64
+    ) -> JSONLinesSpan {
+        var context = parent
         context.traceContext = identity
         return JSONLinesSpan(
-            operationName: operationName, context: context, identity: identity, parentSpanID: parent?.spanID,
-            kind: kind, start: instant().nanosecondsSinceEpoch
+            operationName: operationName, context: context, identity: identity, parentSpanID: parentSpanID,
+            kind: kind, start: start
         ) { [weak self] line in
             self?.write(line)
         }
@@ -108,6 +126,15 @@ final class JSONLinesTracer: Tracer {
             throw failure
         }
         try file.commit()
+    }
+
+    /// Closes the file and removes it: nothing is written, as when the run never starts.
+    func discard() {
+        output.withLock { output in
+            try? output.handle?.close()
+            output.handle = nil
+        }
+        file.discard()
     }
 
     private func write(_ line: String) {
