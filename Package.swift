@@ -194,15 +194,17 @@ let package = Package(
 
 /// `flowrun run --otlp-endpoint`: the run's spans exported over OTLP/HTTP by swift-otel.
 ///
-/// A trait, off by default, so that a plain `swift build` neither fetches nor compiles swift-otel, SwiftProtobuf
-/// and swift-w3c-trace-context (about 8% more compiling in a clean debug build of the CLI); `swift build --traits
-/// OTLP` builds them. swift-otel 1.6 needs tools version 6.2, so on an older toolchain the trait does not exist
-/// and the package does not name swift-otel at all.
+/// A trait, on by default: it costs swift-otel, SwiftProtobuf and swift-w3c-trace-context, about 8% more compiling
+/// in a clean debug build of the CLI (measured), which is not worth an option users must know about.
+/// `swift build --disable-default-traits` leaves them out, and `--otlp-endpoint` then says how to get it back.
+/// swift-otel 1.6 needs tools version 6.2, so on an older toolchain the trait does not exist and the package does
+/// not name swift-otel at all.
 #if compiler(>=6.2)
 package.traits = [
     .trait(
         name: "OTLP",
         description: "flowrun run --otlp-endpoint: export the run's spans over OTLP/HTTP with swift-otel."),
+    .default(enabledTraits: ["OTLP"]),
 ]
 // Only its OTLP/HTTP exporter: the default traits would build gRPC too.
 package.dependencies.append(

@@ -238,7 +238,7 @@ struct OTLPExportWithoutTheTraitTests {
                 environment: ["BANK_URL": api.baseURL])
             #expect(outcome.status == 2, "\(outcome.stderr)")
             #expect(outcome.stderr.contains("this flowrun was built without OTLP export"), "\(outcome.stderr)")
-            #expect(outcome.stderr.contains("swift build --traits OTLP"), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("--disable-default-traits"), "\(outcome.stderr)")
             #expect(api.requests.isEmpty)
         }
     }

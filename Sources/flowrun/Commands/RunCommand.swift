@@ -280,7 +280,7 @@ struct RunCommand: AsyncParsableCommand {
             }
             #else
             throw ValidationError(
-                "--otlp-endpoint: this flowrun was built without OTLP export; build it with `swift build --traits OTLP`.")
+                "--otlp-endpoint: this flowrun was built without OTLP export (--disable-default-traits); build it with `swift build`, which includes it.")
             #endif
         }
         if repeatCount != nil || inputsEach != nil {
@@ -486,9 +486,9 @@ struct RunCommand: AsyncParsableCommand {
     /// Whether this build can export over OTLP, as `--help` says under `--otlp-endpoint`.
     static var otlpAvailability: String {
         #if OTLP
-        "This build exports (it was built with the OTLP trait)."
+        "This build exports (the OTLP trait, on by default)."
         #else
-        "Not in this build: it was built without the OTLP trait; build flowrun with `swift build --traits OTLP`."
+        "Not in this build: it was built without the OTLP trait (--disable-default-traits); a plain `swift build` includes it."
         #endif
     }
 
