@@ -14,7 +14,23 @@ public struct StepRequest: Sendable, Hashable {
     /// The network settings of the workflow server the URL starts with — its proxy, connect timeout and TLS
     /// files — or `nil` when the server sets none or the URL names no server. An HTTP dispatcher applies them
     /// to this request (and its redirect hops); others ignore them.
-    public var network: ServerNetwork?
+    public var network: ServerNetwork? {
+        get { networkBox?.value }
+        set { networkBox = newValue.map(NetworkBox.init) }
+    }
+    /// ``network``, behind a reference: most requests have none, and every request is copied several times on
+    /// its way out, so the settings' hundred-odd bytes would make each copy of every request longer.
+    private var networkBox: NetworkBox?
+
+    /// The settings of ``network``, shared by the copies of a request.
+    private final class NetworkBox: Sendable, Hashable {
+        let value: ServerNetwork
+
+        init(_ value: ServerNetwork) { self.value = value }
+
+        static func == (left: NetworkBox, right: NetworkBox) -> Bool { left.value == right.value }
+        func hash(into hasher: inout Hasher) { hasher.combine(value) }
+    }
 
     /// Creates a request.
     /// - Parameters:
