@@ -22,11 +22,15 @@ public struct StepRequest: Sendable, Hashable {
     /// its way out, so the settings' hundred-odd bytes would make each copy of every request longer.
     private var networkBox: NetworkBox?
 
-    /// The settings of ``network``, shared by the copies of a request.
-    private final class NetworkBox: Sendable, Hashable {
+    /// The settings of ``network``, shared by the copies of a request; printed as the settings are (proxy
+    /// credentials hidden).
+    private final class NetworkBox: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
         let value: ServerNetwork
 
         init(_ value: ServerNetwork) { self.value = value }
+
+        var description: String { String(describing: value) }
+        var debugDescription: String { String(reflecting: value) }
 
         static func == (left: NetworkBox, right: NetworkBox) -> Bool { left.value == right.value }
         func hash(into hasher: inout Hasher) { hasher.combine(value) }
