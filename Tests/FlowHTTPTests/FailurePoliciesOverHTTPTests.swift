@@ -186,19 +186,21 @@ struct FailurePoliciesOverHTTPTests {
         #expect(elapsed < .seconds(5), "the run waited \(elapsed) for a response it should have given up on")
     }
 
-    /// A connection nobody accepts waits for the connect timeout (3 s here, so shutting the client down, which
-    /// waits for the attempt to connect, stays short); the attempt's limit, kept on the event loop, ends it first.
+    /// A connection nobody accepts waits for the connect timeout, 10 s by default; the attempt's 300 ms limit,
+    /// kept on the event loop, ends it long before. (Shutting the client down waits for the connection attempt,
+    /// so the test takes the connect timeout. Under a loaded CI run the limit's error arrived after 5.3 s: the
+    /// event loop that holds the deadline is shared with the other tests' clients and servers.)
     @Test func anAttemptTimeoutEndsAConnectionThatIsNeverAccepted() async throws {
         let plan = try WorkflowCompiler().compile(yaml: unansweredWorkflow, path: "unanswered.yaml")
         try await withUnansweredPort { port in
-            try await AsyncHTTPClientDispatcher.withDispatcher(insecure: false, connectTimeout: .seconds(3)) { dispatcher in
+            try await AsyncHTTPClientDispatcher.withDispatcher(insecure: false) { dispatcher in
                 let engine = Engine(dispatchers: DispatcherRegistry(["http": dispatcher]), logger: quiet)
                 let started = ContinuousClock.now
                 let report = await engine.run(plan, inputs: [:], environment: ["API": "http://127.0.0.1:\(port)"])
                 let elapsed = started.duration(to: .now)
                 #expect(report.error?.code == .attemptTimeout, "\(String(describing: report.error))")
                 #expect(report.error?.message == "no response within 300ms")
-                #expect(elapsed < .seconds(5), "the run waited \(elapsed), as for the connect timeout")
+                #expect(elapsed < .seconds(8), "the run waited \(elapsed), as for the connect timeout")
             }
         }
     }
