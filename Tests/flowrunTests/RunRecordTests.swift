@@ -113,5 +113,6 @@ struct RunRecordTests {
             bankingRun + ["--repeat", "2", "--record", "/tmp/never.mock.yaml"], environment: ["BANK_URL": "http://127.0.0.1:9"])
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("--record describes one run"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("(record one run)") && !outcome.stderr.contains("--format json"), "\(outcome.stderr)")
     }
 }

@@ -291,7 +291,9 @@ struct RunCommand: AsyncParsableCommand {
             ]
                 .filter { $0.1 != nil }.map(\.0) + (format == .junit || format == .github ? ["--format \(format)"] : [])
             if let first = refused.first {
-                throw ValidationError("\(option) runs the workflow several times; \(first) describes one run and cannot be combined with it (use --format json for every run's report).")
+                // A report option has a series' counterpart; a recording has none.
+                let hint = first.hasPrefix("--record") ? "record one run" : "use --format json for every run's report"
+                throw ValidationError("\(option) runs the workflow several times; \(first) describes one run and cannot be combined with it (\(hint)).")
             }
         }
     }
