@@ -57,6 +57,21 @@ struct DeadlineHandOverTests {
         #expect(failed.error?.stepID == "call")
     }
 
+    @Test func anObservedRunHandsTheLimitOverToo() async throws {
+        final class Exchanges: ExchangeObserver {
+            let count = Mutex(0)
+            func exchangeFinished(_ exchange: Exchange) { count.withLock { $0 += 1 } }
+        }
+        let dispatcher = DeadlineKeepingDispatcher()
+        var observed = engine(dispatcher)
+        let exchanges = Exchanges()
+        observed.exchangeObserver = exchanges
+        let report = await observed.run(try plan(workflow()), inputs: [:], environment: [:])
+        #expect(report.succeeded)
+        #expect(dispatcher.contexts.withLock { $0.first?.deadline } != nil)
+        #expect(exchanges.count.withLock { $0 } == 1)
+    }
+
     @Test func aRefreshOrAProgramsInterceptorKeepsTheEnginesTimeLimit() async throws {
         let refreshing = workflow(
             interceptors: "interceptors: { refresh: { run: token } }",

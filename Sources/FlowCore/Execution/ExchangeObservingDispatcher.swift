@@ -10,6 +10,9 @@ struct ExchangeObservingDispatcher: Dispatcher {
     let wrapped: any Dispatcher
     let observer: any ExchangeObserver
 
+    /// The wrapped dispatcher's: observing a run does not change who keeps its time limits.
+    var enforcesTimeLimits: Bool { wrapped.enforcesTimeLimits }
+
     func dispatch(_ request: StepRequest, context: StepContext) async throws -> StepResponse {
         let tally = ReportTally(observer)
         var context = context
