@@ -74,8 +74,18 @@ public final class StubRecorder: ExchangeObserver {
     /// - Parameter plan: The plan that ran, whose path templates say which segments were bound.
     /// - Returns: The stubs, most specific first: literal paths before patterns, more conditions before fewer.
     public func stubs(for plan: Plan) -> MockStubs {
+        stubs(for: plan, answering: calls())
+    }
+
+    /// The stubs that answer `calls` as they were answered, for a caller that also needs the calls themselves
+    /// (a recorded test file lists them): ``calls()`` redacts every exchange, so it is worth doing once.
+    /// - Parameters:
+    ///   - plan: The plan that ran, whose path templates say which segments were bound.
+    ///   - calls: What ``calls()`` returned.
+    /// - Returns: The stubs, most specific first: literal paths before patterns, more conditions before fewer.
+    public func stubs(for plan: Plan, answering calls: [Call]) -> MockStubs {
         let patterns = RecordedPathPattern(plan: plan)
-        let groups = Self.group(calls()) { $0.match(path: patterns.pattern(for: $0.request.path, stepID: $0.stepID)) }
+        let groups = Self.group(calls) { $0.match(path: patterns.pattern(for: $0.request.path, stepID: $0.stepID)) }
         // A pattern that several paths were requested with gets a stub per path, answered in that path's order.
         let split = groups.flatMap { group in
             Set(group.calls.map { URLEncoding.percentDecode($0.request.path) }).count == 1

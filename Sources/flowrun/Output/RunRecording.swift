@@ -50,12 +50,15 @@ struct RunRecording {
     ///   - environment: The declared environment variables' values.
     /// - Returns: A message per file that could not be written.
     func write(plan: Plan, report: RunReport, inputs: [String: JSONValue], environment: [String: String]) -> [String] {
-        let stubs = recorder.stubs(for: plan)
+        let calls = recorder.calls()
+        let stubs = recorder.stubs(for: plan, answering: calls)
         let outcome = report.succeeded ? "succeeded" : "failed"
-        let origin = "Recorded by flowrun run --record from a run of \(Self.name(workflow)) (run \(report.runID), \(outcome))."
+        func origin(_ option: String) -> String {
+            "Recorded by flowrun run \(option) from a run of \(Self.name(workflow)) (run \(report.runID), \(outcome))."
+        }
         var failures: [String] = []
         if let stubFile {
-            let comments = [origin, "Replay it offline: flowrun run \(workflow) --mock \(stubFile.path)"]
+            let comments = [origin("--record"), "Replay it offline: flowrun run \(workflow) --mock \(stubFile.path)"]
             do {
                 try stubFile.write(Data(stubs.yaml(comments: comments).utf8))
             } catch {
@@ -66,10 +69,8 @@ struct RunRecording {
             let test = RecordedTestFile(
                 workflow: Self.relativePath(of: workflow, from: testFile.path),
                 stubs: stubFile.map { .file(Self.relativePath(of: $0.path, from: testFile.path)) } ?? .inline(stubs),
-                environment: environment, inputs: inputs, report: report, calls: recorder.calls())
-            let comments = [
-                origin.replacingOccurrences(of: "--record ", with: "--record-test "), "Run it: flowrun test \(testFile.path)",
-            ]
+                environment: environment, inputs: inputs, report: report, calls: calls)
+            let comments = [origin("--record-test"), "Run it: flowrun test \(testFile.path)"]
             do {
                 try testFile.write(Data(test.yaml(comments: comments).utf8))
             } catch {
