@@ -307,17 +307,8 @@ struct JSONPathParser {
         skipBlanks()
         let first = peek
         let second = position + 1 < scalars.count ? scalars[position + 1] : nil
-        let found: JSONPathComparison? =
-            switch (first, second) {
-            case ("=", "="): .equal
-            case ("!", "="): .notEqual
-            case ("<", "="): .lessOrEqual
-            case (">", "="): .greaterOrEqual
-            case ("<", _): .less
-            case (">", _): .greater
-            case ("=", _): throw error("'=' is not a comparison; write '=='")
-            default: nil
-            }
+        if first == "=", second != "=" { throw error("'=' is not a comparison; write '=='") }
+        let found = JSONPathComparison.reading(first, second)
         guard let found else {
             position = before
             return nil

@@ -85,10 +85,8 @@ indirect enum JSONPathLogical: Sendable {
     case function(JSONPathFunctionCall)
 }
 
-/// A comparison operator.
-enum JSONPathComparison: String, Sendable {
-    case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
-}
+/// A comparison operator: the same six as flowrun's conditions.
+typealias JSONPathComparison = Condition.Operator
 
 /// One side of a comparison.
 enum JSONPathComparable: Sendable {
