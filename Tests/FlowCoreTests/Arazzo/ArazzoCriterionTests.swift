@@ -60,15 +60,7 @@ struct ArazzoCriterionTests {
             ("$ == 1", 0, "runtime expression"),
             ("status == 1", 0, "expected a runtime expression"),
         ]
-        for (text, offset, fragment) in cases {
-            do {
-                _ = try ArazzoCondition(parsing: text)
-                Issue.record("\(text) was accepted")
-            } catch {
-                #expect(error.offset == offset, "\(text): \(error.message)")
-                #expect(error.message.contains(fragment), "\(text): \(error.message)")
-            }
-        }
+        expectSyntaxErrors(cases) { (text) throws(ExpressionSyntaxError) in _ = try ArazzoCondition(parsing: text) }
     }
 
     @Test func theExpressionsAConditionReadsAreListedWithTheirOffsets() throws {

@@ -102,15 +102,7 @@ struct JSONPathQueryTests {
             ("$[?!@.a == 1]", 4, "cannot negate a comparison"),
             (#"$["\uDC00"]"#, 3, "low surrogate"),
         ]
-        for (text, offset, fragment) in cases {
-            do {
-                _ = try JSONPathQuery(parsing: text)
-                Issue.record("\(text) was accepted")
-            } catch {
-                #expect(error.offset == offset, "\(text): \(error.message)")
-                #expect(error.message.contains(fragment), "\(text): \(error.message)")
-            }
-        }
+        expectSyntaxErrors(cases) { (text) throws(ExpressionSyntaxError) in _ = try JSONPathQuery(parsing: text) }
     }
 
     @Test func nestingIsBoundedSoNoQueryExhaustsTheStack() {
