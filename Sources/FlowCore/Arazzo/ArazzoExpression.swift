@@ -184,6 +184,13 @@ package enum ArazzoExpression: Sendable, Hashable {
         if text.hasPrefix("body#") { return .body(try pointer(text.dropFirst(5), at: offset + 5)) }
         let (kind, name) = split(text)
         switch kind {
+        case _ where kind.contains("#"):
+            let written = kind[..<kind.firstIndex(of: "#")!]
+            throw ExpressionSyntaxError(
+                message: "unknown message part '\(written)'"
+                    + (Suggestion.closest(to: String(written), in: ["body"]).map { "; did you mean '\($0)'?" }
+                        ?? "; only body takes a '#' pointer"),
+                offset: offset)
         case "header":
             guard let name, !name.isEmpty, name.unicodeScalars.allSatisfy(isTokenCharacter) else {
                 throw ExpressionSyntaxError(message: "'header.' must be followed by a header name", offset: offset + 7)
