@@ -7,10 +7,6 @@ package enum ArazzoCheck {
         let document = decoder.decode(root, path: path)
         var references = ArazzoReferenceCheck(document)
         references.check(decoder.expressionUses)
-        let diagnostics = (decoder.diagnostics + references.diagnostics).sorted { a, b in
-            guard let x = a.location, let y = b.location else { return a.location != nil && b.location == nil }
-            return (x.line, x.column) < (y.line, y.column)
-        }
-        return (document, diagnostics)
+        return (document, Diagnostic.sortedByLocation(decoder.diagnostics + references.diagnostics))
     }
 }

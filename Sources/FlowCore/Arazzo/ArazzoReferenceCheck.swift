@@ -18,6 +18,7 @@ package struct ArazzoReferenceCheck {
             checkUnique(workflow.steps.map(\.id), "stepId in workflow '\(workflow.id.value)'")
             checkDependencies(of: workflow)
             checkReusables(workflow.parameters, section: .parameters)
+            checkDuplicateParameters(workflow.parameters)
             checkActions(workflow.successActions, section: .successActions, in: workflow)
             checkActions(workflow.failureActions, section: .failureActions, in: workflow)
             for step in workflow.steps {
@@ -163,7 +164,7 @@ package struct ArazzoReferenceCheck {
             guard let action else { continue }
             names.append(Located(action.name.value, at: item.location ?? action.name.location))
             if let stepID = action.stepID, workflow.step(stepID.value) == nil {
-                unknown("step of workflow '\(workflow.id.value)'", stepID, among: workflow.steps.map(\.id.value))
+                unknown("step", stepID, in: "in workflow '\(workflow.id.value)'", among: workflow.steps.map(\.id.value))
             }
             if let workflowID = action.workflowID, !workflowID.value.hasPrefix("$"), document.workflow(workflowID.value) == nil {
                 unknown("workflow", workflowID, among: document.workflows.map(\.id.value))
@@ -180,7 +181,7 @@ package struct ArazzoReferenceCheck {
         case .stepOutput(let stepID, let name, _):
             guard let workflow else { return }
             guard let step = workflow.step(stepID) else {
-                unknown("step of workflow '\(workflow.id.value)'", Located(stepID, at: use.location), among: workflow.steps.map(\.id.value))
+                unknown("step", Located(stepID, at: use.location), in: "in workflow '\(workflow.id.value)'", among: workflow.steps.map(\.id.value))
                 return
             }
             let outputs = step.outputs.map(\.name.value)
@@ -201,7 +202,7 @@ package struct ArazzoReferenceCheck {
         case .inputs(let name, _):
             guard let workflow, let declared = declaredInputs(of: workflow) else { return }
             if !declared.contains(name) {
-                unknown("input of workflow '\(workflow.id.value)'", Located(name, at: use.location), among: declared)
+                unknown("input", Located(name, at: use.location), in: "of workflow '\(workflow.id.value)'", among: declared)
             }
         case .outputs(let name, _):
             guard let workflow else { return }
@@ -222,7 +223,7 @@ package struct ArazzoReferenceCheck {
                 case .failureActions: document.components.failureActions.map(\.name.value)
                 }
             if !names.contains(name) {
-                unknown("component in \(kind.rawValue)", Located(name, at: use.location), among: names)
+                unknown("component", Located(name, at: use.location), in: "in components.\(kind.rawValue)", among: names)
             }
         case .url, .method, .statusCode, .request, .response:
             break
@@ -258,14 +259,16 @@ package struct ArazzoReferenceCheck {
             at: name.location))
     }
 
-    private mutating func unknown(_ what: String, _ name: Located<String>, among listed: [String]) {
+    /// An error for `name`, a `what` that does not exist (`in` says where it was looked for), with the closest
+    /// candidate, or the candidates when there are few.
+    private mutating func unknown(_ what: String, _ name: Located<String>, in place: String? = nil, among listed: [String]) {
         var seen: Set<String> = []
         let candidates = listed.filter { seen.insert($0).inserted }
         let suggestion = Suggestion.closest(to: name.value, in: candidates)
         let listed = candidates.isEmpty ? "; there is none" : candidates.count <= 8 ? "; expected one of: \(candidates.joined(separator: ", "))" : ""
         diagnostics.append(Diagnostic(
             .error, .unknownReference,
-            "unknown \(what) '\(name.value)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? listed),
+            "unknown \(what) '\(name.value)'" + (place.map { " \($0)" } ?? "") + (suggestion.map { "; did you mean '\($0)'?" } ?? listed),
             at: name.location))
     }
 }

@@ -15,13 +15,23 @@
 public struct WorkflowCompiler: Sendable {
     /// The outcome of checking one file.
     public struct Result: Sendable {
-        /// The plan, when the file has no errors.
+        /// The plan, when the file has no errors (and is a flowrun workflow: see ``kind``).
         public var plan: Plan?
         /// Every error and warning, sorted by location.
         public var diagnostics: [Diagnostic]
+        /// What the file is. An Arazzo document is checked, but not yet compiled into a plan.
+        public var kind: DocumentKind = .workflow
 
         /// Whether any diagnostic is an error.
         public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    }
+
+    /// The kinds of file the compiler reads.
+    public enum DocumentKind: Sendable {
+        /// A flowrun workflow (`flowrun: 1`).
+        case workflow
+        /// An Arazzo 1.0.x document (`arazzo: 1.0.1`): checked by the Arazzo front end, not yet run.
+        case arazzo
     }
 
     /// The limits the YAML loader enforces.
@@ -66,6 +76,9 @@ public struct WorkflowCompiler: Sendable {
         } catch {
             return Result(plan: nil, diagnostics: [Diagnostic(error)])
         }
+        if ArazzoDecoder.isArazzoDocument(root) {
+            return Result(plan: nil, diagnostics: ArazzoCheck.check(root, path: path).diagnostics, kind: .arazzo)
+        }
         var decoder = WorkflowDecoder()
         let workflow = decoder.decode(root, path: path)
         return check(workflow, decodingDiagnostics: decoder.diagnostics, loader: loader)
@@ -85,13 +98,7 @@ public struct WorkflowCompiler: Sendable {
         var session = CompilationSession(workflow: workflow, subWorkflows: loader)
         session.diagnostics = decodingDiagnostics
         let plan = session.run()
-        let diagnostics = session.diagnostics.sorted { lhs, rhs in
-            switch (lhs.location, rhs.location) {
-            case (let l?, let r?) where l != r: l < r
-            case (nil, _?): true
-            default: false
-            }
-        }
+        let diagnostics = Diagnostic.sortedByLocation(session.diagnostics)
         let hasErrors = diagnostics.contains { $0.severity == .error }
         return Result(plan: hasErrors ? nil : plan, diagnostics: diagnostics)
     }

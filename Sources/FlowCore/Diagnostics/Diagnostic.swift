@@ -49,3 +49,17 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         "\(location.map { "\($0): " } ?? "")\(severity.rawValue): \(message)"
     }
 }
+
+extension Diagnostic {
+    /// `diagnostics` in file order: those without a location first, the rest by line and column, ties in the
+    /// order found.
+    package static func sortedByLocation(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.sorted { lhs, rhs in
+            switch (lhs.location, rhs.location) {
+            case (let l?, let r?) where l != r: l < r
+            case (nil, _?): true
+            default: false
+            }
+        }
+    }
+}

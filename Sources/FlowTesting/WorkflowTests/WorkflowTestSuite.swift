@@ -66,6 +66,13 @@ public struct WorkflowTestSuite: Sendable {
         }
         let compiled = compiler.check(bytes: workflowBytes, path: file.workflowPath)
         diagnostics += compiled.diagnostics.filter { $0.severity == .error }
+        if compiled.kind == .arazzo, !compiled.hasErrors {
+            diagnostics.append(Diagnostic(
+                .error, .unsupported,
+                "\(file.workflowPath) is an Arazzo document: 'flowrun lint' checks it, but this flowrun cannot test one "
+                    + "yet; see docs/arazzo.md",
+                at: file.workflow.location))
+        }
         guard let plan = compiled.plan, !compiled.hasErrors else {
             return LoadResult(suite: nil, diagnostics: diagnostics)
         }

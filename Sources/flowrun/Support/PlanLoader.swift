@@ -30,6 +30,12 @@ struct PlanLoader {
         let result = compiler.check(bytes: source.bytes, path: file)
         let errors = result.diagnostics.filter { $0.severity == .error }
         if let plan = result.plan, errors.isEmpty { return plan }
+        if result.kind == .arazzo, errors.isEmpty {
+            FileHandle.standardError.write(Data((
+                "flowrun \(commandName): \(file) is an Arazzo document: 'flowrun lint' checks it, but this flowrun "
+                    + "cannot \(commandName) one yet; see docs/arazzo.md\n").utf8))
+            throw ExitCode(2)
+        }
         let report = DiagnosticPrinter.FileReport(source: source, path: file, diagnostics: errors)
         if format == .github {
             // Annotations are read from standard output; they point at the lines of the workflow file.

@@ -70,16 +70,16 @@ struct ArazzoDocumentCheckTests {
         let cases: [(String, String, [String])] = [
             ("arazzo: 1.0.1", "arazzo: 2.0.0", ["1:9 unsupported Arazzo version '2.0.0'; flowrun reads Arazzo 1.0.x, as in 'arazzo: 1.0.1'"]),
             ("- stepId: adopt\n", "- stepId: find\n", [
-                "22:47 unknown step of workflow 'adopt' 'adopt'; expected one of: find",
+                "22:47 unknown step 'adopt' in workflow 'adopt'; expected one of: find",
                 "27:17 duplicate stepId in workflow 'adopt' 'find'; the first is at doc.arazzo.yaml:11:17",
-                "34:25 unknown step of workflow 'adopt' 'adopt'; expected one of: find",
+                "34:25 unknown step 'adopt' in workflow 'adopt'; expected one of: find",
             ]),
-            ("stepId: adopt, criteria", "stepId: adpot, criteria", ["22:47 unknown step of workflow 'adopt' 'adpot'; did you mean 'adopt'?"]),
+            ("stepId: adopt, criteria", "stepId: adpot, criteria", ["22:47 unknown step 'adpot' in workflow 'adopt'; did you mean 'adopt'?"]),
             ("type: retry,", "type: retyr,", ["24:34 unknown type 'retyr' of a failure action; did you mean 'retry'?"]),
-            ("$components.failureActions.giveUp", "$components.failureActions.giveup", ["25:24 unknown component in failureActions 'giveup'; did you mean 'giveUp'?"]),
+            ("$components.failureActions.giveUp", "$components.failureActions.giveup", ["25:24 unknown component 'giveup' in components.failureActions; did you mean 'giveUp'?"]),
             ("value: $inputs.petId }", "value: $inputs.petid }", [
-                "14:45 unknown input of workflow 'adopt' 'petid'; did you mean 'petId'?",
-                "32:51 unknown input of workflow 'adopt' 'petid'; did you mean 'petId'?",
+                "14:45 unknown input 'petid' of workflow 'adopt'; did you mean 'petId'?",
+                "32:51 unknown input 'petid' of workflow 'adopt'; did you mean 'petId'?",
             ]),
             ("$statusCode == 200 &&", "$statusCode = 200 &&", ["17:36 unexpected '='; conditions combine comparisons with && and ||"]),
             ("$.tags[?@ == 'friendly']", "$.tags[?@ = 'friendly']", ["19:34 '=' is not a comparison; write '=='"]),

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// `flowrun lint` on Arazzo documents, and the commands that cannot run one yet saying so.
+struct ArazzoLintCommandTests {
+    static let document = """
+        arazzo: 1.0.1
+        info: { title: Pets, version: 1.0.0 }
+        sourceDescriptions: [{ name: petstore, url: ./petstore.openapi.yaml, type: openapi }]
+        workflows:
+          - workflowId: find-pet
+            inputs: { type: object, properties: { petId: { type: integer } } }
+            steps:
+              - stepId: get
+                operationId: getPetById
+                parameters: [{ name: petId, in: path, value: $inputs.petId }]
+                successCriteria: [{ condition: $statusCode == 200 }]
+                outputs: { name: $response.body#/name }
+            outputs: { name: $steps.get.outputs.name }
+        """
+
+    @Test func aValidDocumentLintsClean() async throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("pets.arazzo.yaml", Self.document)
+        let outcome = try await FlowRunProcess.run(["lint", path])
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stdout.contains("1 file checked, no problems"))
+    }
+
+    @Test func mistakesArePrintedWithTheirLineAndColumn() async throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write(
+            "pets.arazzo.yaml", Self.document.replacingOccurrences(of: "$steps.get.outputs", with: "$steps.gte.outputs"))
+        let outcome = try await FlowRunProcess.run(["lint", path])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.hasPrefix(
+            "\(path):13:22: error: unknown step 'gte' in workflow 'find-pet'; did you mean 'get'?"))
+    }
+
+    /// docs/arazzo.md's walk-through, as a reader follows it: its document gives exactly the output it shows.
+    @Test func theDocumentedWalkThroughPrintsWhatItShows() async throws {
+        let page = try String(
+            contentsOf: FlowRunProcess.packageRoot.appendingPathComponent("docs/arazzo.md"), encoding: .utf8)
+        func block(_ fence: String, after marker: String) throws -> String {
+            let start = try #require(page.range(of: marker)?.upperBound)
+            let open = try #require(page.range(of: "```\(fence)\n", range: start..<page.endIndex)?.upperBound)
+            let close = try #require(page.range(of: "\n```\n", range: open..<page.endIndex)?.lowerBound)
+            return String(page[open..<close])
+        }
+        let document = try block("yaml", after: "Save this as `pets.arazzo.yaml`")
+        let console = try block("console", after: "Save this as `pets.arazzo.yaml`")
+        let folder = try TemporaryFolder()
+        try folder.write("pets.arazzo.yaml", document)
+        let outcome = try await FlowRunProcess.run(["lint", "pets.arazzo.yaml"], in: folder.url)
+        #expect(outcome.status == 1)
+        #expect("$ flowrun lint pets.arazzo.yaml\n" + outcome.stdout == console + "\n")
+        try folder.write("pets.arazzo.yaml", document.replacingOccurrences(of: "$steps.gte", with: "$steps.get"))
+        let fixed = try await FlowRunProcess.run(["lint", "pets.arazzo.yaml"], in: folder.url)
+        #expect(fixed.status == 0)
+        #expect(fixed.stdout == "1 file checked, no problems\n")
+    }
+
+    @Test func runAndTestSayTheyCannotRunAnArazzoDocumentYet() async throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("pets.arazzo.yaml", Self.document)
+        let run = try await FlowRunProcess.run(["run", path])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("is an Arazzo document: 'flowrun lint' checks it, but this flowrun cannot run one yet"))
+        let test = try folder.write("pets.test.yaml", """
+            flowrun-test: 1
+            workflow: pets.arazzo.yaml
+            tests: [{ name: finds, expect: { outputs: { name: x } } }]
+            """)
+        let tested = try await FlowRunProcess.run(["test", test])
+        #expect(tested.status != 0)
+        #expect((tested.stdout + tested.stderr).contains("cannot test one yet"))
+    }
+}
