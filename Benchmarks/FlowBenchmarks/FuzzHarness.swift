@@ -7,8 +7,11 @@ import Foundation
 ///     flowrun-benchmarks fuzz --seconds 600 --seed 1 [--out DIR]
 ///     flowrun-benchmarks fuzz --seed 1 --replay 4711
 ///
-/// The seeds are the example workflows, mocks and tests (`workflows/`) and the
-/// test fixtures (`Tests/flowrunTests/Fixtures`). Execution `i` of seed `S`
+/// The seeds are the example workflows, mocks and tests (`workflows/`), the
+/// test fixtures (`Tests/flowrunTests/Fixtures`, Arazzo documents among them) and
+/// the Arazzo specification's examples when `../shared/conformance` is there
+/// (the compiler hands a document with an `arazzo` key to the Arazzo front end).
+/// Execution `i` of seed `S`
 /// mutates one of them with a generator seeded from `S` and `i`, so
 /// `--replay i` rebuilds the same input and runs it in this process.
 ///
@@ -205,6 +208,14 @@ struct FuzzHarness {
                     files.append(File(
                         path: url.path, kind: kind, bytes: Array((try? Data(contentsOf: url)) ?? Data())))
                 }
+            }
+            // The Arazzo specification's examples, when the conformance suites are beside the repository: read
+            // from there, never copied.
+            let arazzo = root.appendingPathComponent("../shared/conformance/arazzo/examples").standardized
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: arazzo.path)) ?? []).sorted()
+            where name.contains("arazzo") && name.hasSuffix(".yaml") {
+                let url = arazzo.appendingPathComponent(name)
+                files.append(File(path: url.path, kind: .workflow, bytes: Array((try? Data(contentsOf: url)) ?? Data())))
             }
             return Corpus(files: files)
         }

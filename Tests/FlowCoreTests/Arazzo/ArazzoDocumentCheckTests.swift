@@ -140,6 +140,18 @@ struct ArazzoDocumentCheckTests {
         #expect(try errors(unknown).first?.contains("unknown key 'titel' in 'info'; did you mean 'title'?") == true)
     }
 
+    /// The repository's own example (a fuzzing seed too) has no finding: two workflows, one depending on the other,
+    /// retries, a goto loop, regex and JSONPath criteria, components and replacements.
+    @Test func theRepositorysExampleDocumentHasNoFindings() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../flowrunTests/Fixtures/arazzo/adoption.arazzo.yaml").standardized
+        let root = try YAMLLoader().load(Array(try Data(contentsOf: url)), path: "adoption.arazzo.yaml")
+        let (document, diagnostics) = ArazzoCheck.check(root, path: "adoption.arazzo.yaml")
+        #expect(diagnostics.map(\.description) == [])
+        #expect(document.workflows.map(\.id.value) == ["sign-in", "adopt-a-pet"])
+        #expect(document.workflows[1].steps.map(\.id.value) == ["search", "hold", "adopt"])
+    }
+
     /// The official examples of the specification pass every check; bnpl's `$steps.<id>.<name>` is one warning.
     @Test(.enabled(if: ConformanceSuites.folder != nil, ConformanceSuites.absenceNotice))
     func theOfficialExamplesPass() throws {
