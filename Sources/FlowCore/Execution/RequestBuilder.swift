@@ -20,7 +20,8 @@ struct RequestBuilder: Sendable {
                     try Self.queryValues(of: scope.evaluate(template), named: item.name)
                         .map(URLEncoding.percentEncodeQueryComponent)
                 }
-            for value in values {
+            let sent = item.commaSeparated ? Self.joinedQueryValue(values) : values
+            for value in sent {
                 url.append(separator)
                 url += item.encodedName
                 url.append("=")
@@ -212,6 +213,12 @@ struct RequestBuilder: Sendable {
             throw FlowError(.binding, "query parameter '\(name)' is bound to an object, which has no query form")
         default: return [value.interpolationText]
         }
+    }
+
+    /// Encoded query values sent as one value, separated by unencoded commas (OpenAPI's `form` style with
+    /// `explode: false`: `ids=1,2,3`); no values send no parameter.
+    static func joinedQueryValue(_ encoded: [String]) -> [String] {
+        encoded.isEmpty ? [] : [encoded.joined(separator: ",")]
     }
 
     /// The `User-Agent` every request sends.

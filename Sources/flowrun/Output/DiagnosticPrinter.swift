@@ -54,7 +54,10 @@ struct DiagnosticPrinter {
             let shown = maxFindings > 0 ? report.diagnostics.prefix(maxFindings) : report.diagnostics[...]
             for diagnostic in shown {
                 out += humanLine(diagnostic, path: report.path)
-                if let location = diagnostic.location, let line = report.source?.line(location.line) {
+                // A finding in another file (an OpenAPI document the workflow reads) has no line of this one.
+                if let location = diagnostic.location, location.path == report.path,
+                    let line = report.source?.line(location.line)
+                {
                     let excerpt = SourceLineExcerpt(line, column: location.column)
                     out += "    \(excerpt.text)\n"
                     out += "    \(excerpt.caretPadding)\(paint("^", .green))\n"
@@ -121,6 +124,8 @@ struct DiagnosticPrinter {
                         "message": diagnostic.message,
                     ]
                     if let location = diagnostic.location {
+                        // A finding in an OpenAPI document the workflow reads names that file.
+                        if location.path != report.path { entry["file"] = location.path }
                         entry["line"] = location.line
                         entry["column"] = location.column
                     }
@@ -160,7 +165,7 @@ struct DiagnosticPrinter {
                 }
             }
             for diagnostic in shown {
-                var properties = [(name: "file", value: report.path)]
+                var properties = [(name: "file", value: diagnostic.location?.path ?? report.path)]
                 if let location = diagnostic.location {
                     properties.append(("line", String(location.line)))
                     properties.append(("col", String(location.column)))
