@@ -55,10 +55,22 @@ struct OpenAPIDocumentLoader {
             let described = OpenAPI.Error(from: error)
             let location = tree.location(of: described.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue })
             return .failed(Diagnostic(
-                .error, .invalidValue, "invalid OpenAPI document: \(described.localizedDescription)", at: location))
+                .error, .invalidValue, "invalid OpenAPI document: \(Self.oneLine(described.localizedDescription))",
+                at: location))
         }
         var reader = DocumentReader(document: document, tree: tree, typePrefix: typePrefix)
         return reader.read()
+    }
+}
+
+extension OpenAPIDocumentLoader {
+    /// OpenAPIKit's message as one line of a diagnostic: its paragraphs joined, its Markdown emphasis dropped.
+    static func oneLine(_ message: String) -> String {
+        var text = message.replacingOccurrences(of: "**", with: "")
+        text = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: " ")
+        while text.hasSuffix("..") { text.removeLast() }
+        return text
     }
 }
 

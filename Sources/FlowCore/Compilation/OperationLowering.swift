@@ -29,9 +29,9 @@ struct OperationLowering {
     mutating func lower(_ workflow: inout Workflow) {
         let sources = Dictionary(workflow.openAPISources.map { ($0.name.value, $0) }, uniquingKeysWith: { a, _ in a })
         guard !sources.isEmpty || workflow.steps.contains(where: { $0.operation != nil }) else { return }
-        // A step that cannot be lowered keeps a request to an absolute URL, so no finding follows from it.
-        for index in workflow.steps.indices where workflow.steps[index].operation != nil {
-            workflow.steps[index].request.path = .literal(.string(Self.unresolvedBase + "/"))
+        for index in workflow.steps.indices {
+            guard let call = workflow.steps[index].operation else { continue }
+            workflow.steps[index].request = Self.placeholder(for: call)
         }
         guard let read = compiler.operationSourceLoader else {
             for source in workflow.openAPISources {
@@ -187,6 +187,22 @@ struct OperationLowering {
     /// The base of the URL of a step whose operation could not be lowered (after an error): absolute, so that the
     /// missing server is not reported again.
     static let unresolvedBase = "https://operation.invalid"
+
+    /// The request of a step whose operation cannot be lowered (after an error): to an absolute URL, so the missing
+    /// server is not reported again, with the step's parameters and body as a JSON body, so what they read is still
+    /// checked and counted as used (an input is not reported unused because the document had an error).
+    static func placeholder(for call: OperationCall) -> Request {
+        let location = call.reference.location
+        var request = Request(
+            method: Located("POST", at: location), path: .literal(.string(unresolvedBase + "/")),
+            pathLocation: location)
+        var members: [String: ValueTemplate] = [:]
+        for binding in call.parameters { members[binding.name.value] = binding.value }
+        var body: [String: ValueTemplate] = ["parameters": .object(members)]
+        if case .json(let template, _)? = call.body { body["body"] = template }
+        request.body = .json(.object(body), call.parametersLocation)
+        return request
+    }
 
     /// `path` after ``unresolvedBase``.
     private static func absolute(_ path: ValueTemplate) -> ValueTemplate {
