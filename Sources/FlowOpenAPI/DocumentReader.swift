@@ -31,6 +31,7 @@ struct DocumentReader {
                                    schema: converted))
         }
         result.types = types.sorted { $0.name.location < $1.name.location }
+        result.securitySchemes = securitySchemes()
         var operations: [SourceOperation] = []
         let pathNodes = Dictionary(
             (tree.node(at: ["paths"])?.mapping ?? []).compactMap { pair in
@@ -55,6 +56,9 @@ struct DocumentReader {
                     operation.body = requestBody(body, at: operationPath + ["requestBody"])
                 }
                 operation.responses = responses(endpoint.operation.responses, at: operationPath + ["responses"])
+                operation.security = (endpoint.operation.security ?? document.security).map { requirement in
+                    requirement.keys.compactMap(\.name).sorted()
+                }
                 operations.append(operation)
             }
         }
@@ -73,6 +77,35 @@ struct DocumentReader {
         }
         result.diagnostics = diagnostics.sorted { ($0.location?.line ?? 0, $0.location?.column ?? 0) < ($1.location?.line ?? 0, $1.location?.column ?? 0) }
         return result
+    }
+
+    /// The document's security schemes, as flowrun can send them.
+    private func securitySchemes() -> [SourceSecurityScheme] {
+        var schemes: [SourceSecurityScheme] = []
+        for (key, value) in document.components.securitySchemes {
+            let location = tree.location(of: ["components", "securitySchemes", key.rawValue])
+            let kind: SourceSecurityScheme.Kind
+            switch value {
+            case .a:
+                kind = .unsupported("a reference to another security scheme")
+            case .b(let scheme):
+                switch scheme.type {
+                case .http(let name, _) where name.lowercased() == "bearer": kind = .bearer
+                case .http(let name, _) where name.lowercased() == "basic": kind = .basic
+                case .http(let name, _): kind = .unsupported("HTTP '\(name)' authentication")
+                case .apiKey(let name, let location):
+                    switch location {
+                    case .header: kind = .apiKey(.header(name))
+                    case .query: kind = .apiKey(.query(name))
+                    case .cookie: kind = .unsupported("an API key in a cookie")
+                    }
+                case .oauth2, .openIdConnect: kind = .bearer   // Their access tokens are bearer tokens.
+                case .mutualTLS: kind = .unsupported("mutual TLS (give the server a client certificate instead)")
+                }
+            }
+            schemes.append(SourceSecurityScheme(name: key.rawValue, kind: kind, location: location))
+        }
+        return schemes.sorted { $0.location < $1.location }
     }
 
     /// A server's URL with each `{variable}` replaced by its default.

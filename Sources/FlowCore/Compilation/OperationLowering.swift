@@ -16,6 +16,8 @@ struct OperationLowering {
 
     /// What reading each source gave, by name: the document, or `nil` after reporting why not.
     private var documents: [String: OperationSourceDocument?] = [:]
+    /// The interceptors that send each source's credentials, by source and scheme name.
+    private var credentials: [String: [String: InterceptorDeclaration]] = [:]
 
     init(compiler: WorkflowCompiler, loader: SubWorkflowLoader) {
         self.compiler = compiler
@@ -60,6 +62,10 @@ struct OperationLowering {
                 imported.imported = true
                 workflow.types.append(imported)
             }
+        }
+        for source in workflow.openAPISources where credentials[source.name.value] == nil {
+            guard case let document?? = documents[source.name.value] else { continue }
+            credentials[source.name.value] = interceptors(for: source, document)
         }
         var addedServers: Set<String> = []
         for index in workflow.steps.indices {
@@ -134,6 +140,94 @@ struct OperationLowering {
                                  added: &addedServers)
             if step.server == nil { step.request.path = Self.absolute(step.request.path) }
         }
+        applySecurity(of: operation, label: label, source: source, to: &step, at: call.reference.location,
+                      workflow: &workflow)
+    }
+
+    // MARK: Security
+
+    /// The interceptors that send the credentials a source's `security:` gives, by scheme name; each entry that
+    /// names no scheme of the document, a scheme flowrun cannot send, or a value of the wrong shape is reported.
+    private mutating func interceptors(
+        for source: OpenAPISource, _ document: OperationSourceDocument
+    ) -> [String: InterceptorDeclaration] {
+        var result: [String: InterceptorDeclaration] = [:]
+        let schemes = Dictionary(document.securitySchemes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for binding in source.security {
+            let name = binding.name.value
+            guard let scheme = schemes[name] else {
+                let hint = schemes.isEmpty
+                    ? "; it declares none under 'components.securitySchemes'"
+                    : Suggestion.didYouMean(name, in: schemes.keys)
+                error(.unknownReference, "OpenAPI document '\(source.name.value)' has no security scheme '\(name)'\(hint)",
+                      at: binding.name.location)
+                continue
+            }
+            let declared = Located("\(source.name.value).\(name)", at: binding.name.location)
+            switch scheme.kind {
+            case .bearer:
+                result[name] = InterceptorDeclaration(name: declared, kind: .bearer(token: binding.value))
+            case .apiKey(let placement):
+                result[name] = InterceptorDeclaration(name: declared, kind: .apiKey(placement: placement, value: binding.value))
+            case .basic:
+                guard let username = Self.member("username", of: binding.value),
+                    let password = Self.member("password", of: binding.value)
+                else {
+                    error(.invalidValue,
+                          "security scheme '\(name)' is HTTP basic authentication: give it as "
+                              + "{ username: …, password: … }",
+                          at: binding.name.location)
+                    continue
+                }
+                result[name] = InterceptorDeclaration(name: declared, kind: .basic(username: username, password: password))
+            case .unsupported(let what):
+                error(.unsupported,
+                      "security scheme '\(name)' of OpenAPI document '\(source.name.value)' is \(what), which flowrun "
+                          + "does not send; declare an interceptor that does and list it on the steps",
+                      at: binding.name.location)
+            }
+        }
+        return result
+    }
+
+    /// The member `name` of a mapping value, literal or not.
+    private static func member(_ name: String, of value: ValueTemplate) -> ValueTemplate? {
+        switch value {
+        case .object(let members): members[name]
+        case .literal(.object(let members)): members[name].map { .literal($0) }
+        default: nil
+        }
+    }
+
+    /// Adds to the step the interceptors that send the credentials its operation needs: those of the first
+    /// alternative of its security requirements that the source's `security:` gives. A source without
+    /// `security:` adds none (the workflow may send credentials with interceptors of its own).
+    private mutating func applySecurity(
+        of operation: SourceOperation, label: String, source: OpenAPISource, to step: inout Step,
+        at location: SourceLocation, workflow: inout Workflow
+    ) {
+        guard !operation.security.isEmpty, !source.security.isEmpty,
+            let given = credentials[source.name.value]
+        else { return }
+        guard let chosen = operation.security.first(where: { $0.allSatisfy { given[$0] != nil } }) else {
+            let options = operation.security.map { $0.map { "'\($0)'" }.joined(separator: " and ") }
+            error(.missingKey,
+                  "\(label) needs the credentials of \(options.joined(separator: " or ")); give them under 'security' "
+                      + "of OpenAPI document '\(source.name.value)'",
+                  at: location)
+            return
+        }
+        var names = step.interceptors ?? workflow.defaults.interceptors ?? []
+        for scheme in chosen {
+            let declaration = given[scheme]!
+            if !workflow.interceptors.contains(where: { $0.name.value == declaration.name.value }) {
+                workflow.interceptors.append(declaration)
+            }
+            if !names.contains(where: { $0.value == declaration.name.value }) {
+                names.append(Located(declaration.name.value, at: location))
+            }
+        }
+        step.interceptors = names
     }
 
     /// The operation `key` names, or `nil` after reporting it unknown with a suggestion.

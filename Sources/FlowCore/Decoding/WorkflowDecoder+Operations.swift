@@ -3,7 +3,20 @@ extension WorkflowDecoder {
     /// `openapi: { bank: ./bank.openapi.yaml }`.
     mutating func openAPISources(_ node: YAMLNode) -> [OpenAPISource] {
         entries(node, "'openapi'").compactMap { entry in
-            guard let path = string(entry.value, "the path of OpenAPI document '\(entry.name.value)'") else {
+            // `bank: ./bank.openapi.yaml`, or `bank: { path: ./bank.openapi.yaml, security: { … } }`.
+            var pathNode = entry.value
+            var security: [Binding] = []
+            if entry.value.mapping != nil {
+                guard let fields = reader(entry.value, "OpenAPI document '\(entry.name.value)'", ["path", "security"],
+                                          required: ["path"]),
+                    let written = fields["path"]
+                else { return nil }
+                pathNode = written
+                if let node = fields["security"] {
+                    security = bindings(node, "'security' of OpenAPI document '\(entry.name.value)'", names: .free)
+                }
+            }
+            guard let path = string(pathNode, "the path of OpenAPI document '\(entry.name.value)'") else {
                 return nil
             }
             if entry.name.value.contains(".") || entry.name.value.contains("#") {
@@ -14,10 +27,12 @@ extension WorkflowDecoder {
                     at: entry.name.location))
             }
             if path.value.isEmpty {
-                report(.invalidValue, "the path of OpenAPI document '\(entry.name.value)' is empty", entry.value)
+                report(.invalidValue, "the path of OpenAPI document '\(entry.name.value)' is empty", pathNode)
                 return nil
             }
-            return OpenAPISource(name: entry.name, path: path)
+            var source = OpenAPISource(name: entry.name, path: path)
+            source.security = security
+            return source
         }
     }
 

@@ -11,6 +11,8 @@ package struct OperationSourceDocument: Sendable {
     /// The document's reusable schemas, named with the prefix the loader was given (`bank.User`); the schemas
     /// of the operations refer to them by those names.
     package var types: [NamedType]
+    /// The document's security schemes (`components.securitySchemes`), in document order.
+    package var securitySchemes: [SourceSecurityScheme] = []
     /// Problems found while reading the document. When one is an error, the document is not usable.
     package var diagnostics: [Diagnostic]
 
@@ -51,6 +53,9 @@ package struct SourceOperation: Sendable {
     package var body: SourceRequestBody?
     /// The type of the response body for each status pattern, in document order.
     package var responses: [ResponseCase]
+    /// The security requirements that apply to it (its own, else the document's): alternatives, each the names
+    /// of the schemes that must all be sent; empty when it needs none.
+    package var security: [[String]] = []
 
     /// Creates an operation.
     package init(
@@ -65,6 +70,36 @@ package struct SourceOperation: Sendable {
         self.parameters = parameters
         self.body = body
         self.responses = responses
+    }
+}
+
+/// A security scheme of an API description document, as flowrun can send it.
+package struct SourceSecurityScheme: Sendable {
+    /// How the credential is sent.
+    package enum Kind: Sendable, Equatable {
+        /// `Authorization: Bearer <token>`: HTTP `bearer`, and OAuth 2 and OpenID Connect, whose tokens are sent
+        /// that way.
+        case bearer
+        /// `Authorization: Basic …` from a username and a password.
+        case basic
+        /// An API key in a header or a query parameter.
+        case apiKey(APIKeyPlacement)
+        /// A scheme flowrun cannot send, described for the message.
+        case unsupported(String)
+    }
+
+    /// The scheme's name in `components.securitySchemes`.
+    package var name: String
+    /// How its credential is sent.
+    package var kind: Kind
+    /// Where it is declared in the document.
+    package var location: SourceLocation
+
+    /// Creates a scheme.
+    package init(name: String, kind: Kind, location: SourceLocation) {
+        self.name = name
+        self.kind = kind
+        self.location = location
     }
 }
 

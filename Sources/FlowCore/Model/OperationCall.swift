@@ -50,6 +50,9 @@ package struct OpenAPISource: Sendable {
     package var name: Located<String>
     /// The document's path as written, relative to the workflow file.
     package var path: Located<String>
+    /// `security:`: the credential for each of the document's security schemes that steps should send, by scheme
+    /// name: a value for `bearer` and `apiKey` schemes, `{ username, password }` for `basic` ones.
+    package var security: [Binding] = []
 
     /// Creates a declaration.
     /// - Parameters:
