@@ -23,7 +23,12 @@ enum OpenAPIFixtures {
 
     /// The errors of checking `workflow`, as `line:col: message`.
     static func errors(_ workflow: String, document: String = shop30) -> [String] {
-        check(workflow, document: document).diagnostics.filter { $0.severity == .error }.map {
+        errorLines(check(workflow, document: document))
+    }
+
+    /// The errors of a result, as `line:col: message` (`path:line:col: message` outside `flows/w.yaml`).
+    static func errorLines(_ result: WorkflowCompiler.Result) -> [String] {
+        result.diagnostics.filter { $0.severity == .error }.map {
             "\($0.location.map { "\($0.path == "flows/w.yaml" ? "" : $0.path + ":")\($0.line):\($0.column)" } ?? "-"): \($0.message)"
         }
     }

@@ -219,3 +219,69 @@ struct OperationStepTests {
         #expect(errors[2].hasPrefix("15:16: expected 'operation' to name an OpenAPI source"))
     }
 }
+
+/// Bodies of the kind the operation accepts, and operation steps in a called workflow.
+struct OperationBodyAndCallTests {
+    static let document = """
+        openapi: 3.1.0
+        info: { title: Tokens, version: "1" }
+        servers: [{ url: "https://auth.example" }]
+        paths:
+          /token:
+            post:
+              operationId: token
+              requestBody:
+                required: true
+                content:
+                  application/x-www-form-urlencoded:
+                    schema: { type: object, properties: { grant_type: { type: string } } }
+              responses:
+                "200":
+                  description: The token.
+                  content:
+                    application/json:
+                      schema: { type: object, required: [access_token], properties: { access_token: { type: string } } }
+        """
+
+    @Test func aBodyOfAKindTheOperationDoesNotTakeIsAnError() {
+        let result = OpenAPIFixtures.compiler(["flows/auth.yaml": Self.document]).check(yaml: """
+            flowrun: 1
+            openapi: { auth: auth.yaml }
+            steps:
+              - id: good
+                operation: auth.token
+                form: { grant_type: client_credentials }
+              - id: bad
+                operation: auth.token
+                body: { grant_type: client_credentials }
+            """, path: "flows/w.yaml")
+        let errors = OpenAPIFixtures.errorLines(result)
+        #expect(errors == [
+            "9:11: operation 'token' takes 'application/x-www-form-urlencoded'; give the body with 'form:'",
+        ])
+    }
+
+    @Test func aCalledWorkflowReadsItsDocumentRelativeToItself() throws {
+        let compiler = OpenAPIFixtures.compiler([
+            "flows/login/auth.yaml": Self.document,
+            "flows/login/login.yaml": """
+                flowrun: 1
+                openapi: { auth: auth.yaml }
+                steps:
+                  - id: token
+                    operation: auth.token
+                    form: { grant_type: client_credentials }
+                    outputs: { token: $response.body#/access_token }
+                outputs: { token: $steps.token.outputs.token }
+                """,
+        ])
+        let result = compiler.check(yaml: """
+            flowrun: 1
+            steps:
+              - id: login
+                workflow: login/login.yaml
+            outputs: { token: $steps.login.outputs.token }
+            """, path: "flows/main.yaml")
+        #expect(!result.hasErrors, "\(result.diagnostics)")
+    }
+}

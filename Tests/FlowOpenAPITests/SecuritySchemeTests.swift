@@ -114,9 +114,7 @@ struct SecuritySchemeTests {
                 operation: vault.rotate
             """
         let result = OpenAPIFixtures.compiler(["flows/vault.yaml": Self.document]).check(yaml: workflow, path: "flows/w.yaml")
-        let errors = result.diagnostics.filter { $0.severity == .error }.map {
-            "\($0.location.map { "\($0.line):\($0.column)" } ?? "-"): \($0.message)"
-        }
+        let errors = OpenAPIFixtures.errorLines(result)
         #expect(errors == [
             "6:7: OpenAPI document 'vault' has no security scheme 'bearerAuht'; did you mean 'bearerAuth'?",
             "7:7: security scheme 'session' of OpenAPI document 'vault' is an API key in a cookie, which flowrun does "

@@ -463,6 +463,36 @@ struct OperationLowering {
         }
         request.body = body
         if case .json = body { request.bodyType = declared.schema }
+        if let expected = Self.mismatch(of: body, accepted: declared.contentTypes) {
+            error(.invalidValue,
+                  "\(label) takes \(declared.contentTypes.map { "'\($0)'" }.joined(separator: ", ")); give the body "
+                      + "with \(expected)",
+                  at: body.location)
+        }
+    }
+
+    /// The keys that send a body the operation accepts, when `body` is not one: `nil` when it is, or when the
+    /// document accepts anything (`*/*`, no content types) or something flowrun cannot tell apart.
+    private static func mismatch(of body: RequestBody, accepted: [String]) -> String? {
+        let types = accepted.map { $0.lowercased().split(separator: ";").first.map(String.init) ?? "" }
+        guard !types.isEmpty, !types.contains(where: { $0.hasPrefix("*/*") }) else { return nil }
+        func isJSON(_ type: String) -> Bool { type.hasSuffix("/json") || type.hasSuffix("+json") }
+        let isForm = { (type: String) in type == "application/x-www-form-urlencoded" }
+        let isMultipart = { (type: String) in type.hasPrefix("multipart/") }
+        let fits: Bool
+        switch body {
+        case .json: fits = types.contains(where: isJSON)
+        case .form: fits = types.contains(where: isForm)
+        case .multipart: fits = types.contains(where: isMultipart)
+        case .text: fits = types.contains { !isJSON($0) && !isForm($0) && !isMultipart($0) } || types.contains(where: isJSON)
+        }
+        guard !fits else { return nil }
+        var keys: [String] = []
+        if types.contains(where: isJSON) { keys.append("'body:' (JSON)") }
+        if types.contains(where: isForm) { keys.append("'form:'") }
+        if types.contains(where: isMultipart) { keys.append("'multipart:'") }
+        if types.contains(where: { !isJSON($0) && !isForm($0) && !isMultipart($0) }) { keys.append("'text:'") }
+        return keys.joined(separator: " or ")
     }
 }
 
