@@ -285,3 +285,20 @@ struct OperationBodyAndCallTests {
         #expect(!result.hasErrors, "\(result.diagnostics)")
     }
 }
+
+/// What lint warns about in the `openapi:` section.
+struct OpenAPISectionWarningTests {
+    @Test func aSourceNoStepUsesIsReportedUnused() {
+        let result = OpenAPIFixtures.check("""
+            flowrun: 1
+            openapi: { shop: shop.yaml, spare: shop.yaml }
+            steps:
+              - id: health
+                operation: "shop#/paths/~1health/get"
+            """)
+        #expect(!result.hasErrors, "\(result.diagnostics)")
+        #expect(result.diagnostics.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0): \($0.message)" } == [
+            "2:29: OpenAPI document 'spare' is never used",
+        ])
+    }
+}

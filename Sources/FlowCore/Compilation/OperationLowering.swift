@@ -67,6 +67,11 @@ struct OperationLowering {
             guard case let document?? = documents[source.name.value] else { continue }
             credentials[source.name.value] = interceptors(for: source, document)
         }
+        let used = Set(workflow.steps.compactMap { $0.operation?.parts?.source })
+        for source in workflow.openAPISources where !used.contains(source.name.value) {
+            diagnostics.append(Diagnostic(
+                .warning, .unused, "OpenAPI document '\(source.name.value)' is never used", at: source.name.location))
+        }
         var addedServers: Set<String> = []
         for index in workflow.steps.indices {
             guard let call = workflow.steps[index].operation else { continue }
