@@ -62,6 +62,8 @@ struct OpenAPICommandTests {
         #expect(outcome.status == 1)
         #expect(outcome.stdout.contains("flows/api/notes.openapi.yaml:14:11: error: invalid OpenAPI document: "),
                 "\(outcome.stdout)")
+        // The line of the document, with a caret under the column.
+        #expect(outcome.stdout.contains("\n              descripton: The note.\n              ^\n"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains(
             "flows/notes.yaml:3:19: error: OpenAPI document 'notes' (flows/api/notes.openapi.yaml) has errors"),
                 "\(outcome.stdout)")
