@@ -302,3 +302,24 @@ struct OpenAPISectionWarningTests {
         ])
     }
 }
+
+/// Values of another JSON type that are sent as the text a parameter takes.
+struct ParameterTextTests {
+    @Test func numbersAndBooleansFitAStringParameterButNotAnIntegerOne() {
+        let errors = OpenAPIFixtures.errors("""
+            flowrun: 1
+            openapi: { shop: shop.yaml }
+            steps:
+              - id: orders
+                operation: shop.listOrders
+                parameters: { userId: 7, limit: 10, X-Request-Id: true, tag: [1, x], status: 2 }
+              - id: more
+                operation: shop.listOrders
+                parameters: { userId: 7, limit: "10" }
+            """)
+        #expect(errors == [
+            "9:30: query parameter 'limit' of operation 'listOrders' does not accept this value: expected an integer, "
+                + "found the string \"10\"",
+        ])
+    }
+}

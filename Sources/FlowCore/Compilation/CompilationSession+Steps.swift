@@ -94,7 +94,20 @@ extension CompilationSession {
             if case .object = value { return }
             if case .array = value, itemType == nil { return }
             let validator = JSONSchemaValidator(types: navigator.types, formats: workflow.validation.formats)
-            let checked = itemType != nil && !value.isContainer ? JSONValue.array([value]) : value
+            // Every value is sent as text: `version: 2` fits a string parameter as "2".
+            func asSent(_ value: JSONValue, for schema: JSONSchema?) -> JSONValue {
+                guard let types = schema?.types, types.contains(.string), !value.isContainer, value != .null,
+                    let own = JSONSchema.TypeName(rawValue: value.typeName),
+                    !types.contains(own), !(own == .integer && types.contains(.number))
+                else { return value }
+                return .string(value.interpolationText)
+            }
+            let checked: JSONValue =
+                switch value {
+                case .array(let elements): .array(elements.map { asSent($0, for: itemType) })
+                case _ where itemType != nil: .array([asSent(value, for: itemType)])
+                default: asSent(value, for: expected)
+                }
             if let failure = validator.validate(checked, against: expected, maxFailures: 1).first {
                 error(.bindingTypeMismatch,
                       "\(parameter.label) does not accept this value: \(failure.message)",
