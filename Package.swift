@@ -163,6 +163,7 @@ let package = Package(
                 "FlowTesting",
                 "FlowTestServer",
                 "FlowHTTP",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
