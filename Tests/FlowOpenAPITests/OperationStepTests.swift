@@ -134,7 +134,7 @@ struct OperationStepTests {
                 parameters: { userId: x, limit: 1, filter: { a: 1 } }
             """))
         #expect(errors.count == 4, "\(errors)")
-        #expect(errors[0].hasPrefix("7:16: operation 'createOrder' needs a request body"))
+        #expect(errors[0] == "7:16: operation 'createOrder' needs a request body; give it with 'body:' (JSON)")
         #expect(errors[1].hasPrefix("15:30: parameter 'session' of operation 'getUser' is a cookie"))
         #expect(errors[2].hasPrefix("16:11: operation 'getUser' takes no request body"))
         #expect(errors[3].hasPrefix("19:40: query parameter 'filter' of operation 'listOrders' has style 'deepObject'"))

@@ -455,9 +455,9 @@ struct OperationLowering {
         of operation: SourceOperation, _ call: OperationCall, label: String, into request: inout Request
     ) {
         guard let body = call.body else {
-            if operation.body?.required == true {
+            if let declared = operation.body, declared.required {
                 error(.missingKey,
-                      "\(label) needs a request body; give it with 'body:' (JSON), 'form:', 'text:' or 'multipart:'",
+                      "\(label) needs a request body; give it with \(Self.bodyKeys(accepting: declared.contentTypes))",
                       at: call.reference.location)
             }
             return
@@ -481,9 +481,6 @@ struct OperationLowering {
     private static func mismatch(of body: RequestBody, accepted: [String]) -> String? {
         let types = accepted.map { $0.lowercased().split(separator: ";").first.map(String.init) ?? "" }
         guard !types.isEmpty, !types.contains(where: { $0.hasPrefix("*/*") }) else { return nil }
-        func isJSON(_ type: String) -> Bool { type.hasSuffix("/json") || type.hasSuffix("+json") }
-        let isForm = { (type: String) in type == "application/x-www-form-urlencoded" }
-        let isMultipart = { (type: String) in type.hasPrefix("multipart/") }
         let fits: Bool
         switch body {
         case .json: fits = types.contains(where: isJSON)
@@ -491,14 +488,26 @@ struct OperationLowering {
         case .multipart: fits = types.contains(where: isMultipart)
         case .text: fits = types.contains { !isJSON($0) && !isForm($0) && !isMultipart($0) } || types.contains(where: isJSON)
         }
-        guard !fits else { return nil }
+        return fits ? nil : bodyKeys(accepting: accepted)
+    }
+
+    /// The keys that write a body of one of the content types `accepted`: every kind when it names none, or
+    /// anything (`*/*`).
+    private static func bodyKeys(accepting accepted: [String]) -> String {
+        let types = accepted.map { $0.lowercased().split(separator: ";").first.map(String.init) ?? "" }
+        let all = "'body:' (JSON), 'form:', 'text:' or 'multipart:'"
+        guard !types.isEmpty, !types.contains(where: { $0.hasPrefix("*/*") }) else { return all }
         var keys: [String] = []
         if types.contains(where: isJSON) { keys.append("'body:' (JSON)") }
         if types.contains(where: isForm) { keys.append("'form:'") }
         if types.contains(where: isMultipart) { keys.append("'multipart:'") }
         if types.contains(where: { !isJSON($0) && !isForm($0) && !isMultipart($0) }) { keys.append("'text:'") }
-        return keys.joined(separator: " or ")
+        return keys.isEmpty ? all : keys.joined(separator: " or ")
     }
+
+    private static func isJSON(_ type: String) -> Bool { type.hasSuffix("/json") || type.hasSuffix("+json") }
+    private static func isForm(_ type: String) -> Bool { type == "application/x-www-form-urlencoded" }
+    private static func isMultipart(_ type: String) -> Bool { type.hasPrefix("multipart/") }
 }
 
 extension RequestBody {
