@@ -58,7 +58,7 @@ struct OpenAPIDocumentLoaderTests {
         let user = try #require(document.types.first { $0.name.value == "shop.User" })
         #expect(user.schema.property("email")?.types == [.string, .null])
         #expect(user.schema.required.map(\.value) == ["id", "name"])
-        #expect(user.name.location.line == 70)
+        #expect(user.name.location.line == 71)
     }
 
     @Test func anOpenAPI31DocumentInJSONIsReadTheSameWay() throws {

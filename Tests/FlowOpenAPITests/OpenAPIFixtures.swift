@@ -65,6 +65,7 @@ enum OpenAPIFixtures {
                 - { name: tag, in: query, schema: { type: array, items: { type: string } } }
                 - { name: limit, in: query, required: true, schema: { type: integer, maximum: 100 } }
                 - { name: X-Request-Id, in: header, schema: { type: string } }
+                - { name: X-Tags, in: header, schema: { type: array, items: { type: string } } }
                 - { name: filter, in: query, style: deepObject, schema: { type: object } }
               responses:
                 "200":

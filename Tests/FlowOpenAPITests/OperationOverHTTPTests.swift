@@ -23,6 +23,7 @@ struct OperationOverHTTPTests {
               status: [open, "on hold"]
               tag: [a, b]
               X-Request-Id: "r-{$inputs.id}"
+              X-Tags: [$inputs.id, b]
             outputs: { first: $response.body#/0/id }
           - id: create
             operation: shop.createOrder
@@ -62,6 +63,7 @@ struct OperationOverHTTPTests {
         #expect(list.method == "GET")
         #expect(list.uri == "/v1/users/u%207%2Fx/orders?limit=5&status=open,on%20hold&tag=a&tag=b")
         #expect(list.values("X-Request-Id") == ["r-u 7"])
+        #expect(list.values("X-Tags") == ["u 7,b"])   // a list header, style simple
         let create = try #require(requests.last)
         #expect(create.method == "POST")
         #expect(create.uri == "/v1/users/u%207/orders")

@@ -56,8 +56,11 @@ extension CompilationSession {
                 checkTemplate(binding.value, in: context, placement: .query, at: binding.name.location)
         }
         for binding in request.headers {
+            // A list header (OpenAPI's `simple` style) takes what a query parameter takes: scalars or a list of them.
+            let placement: Placement =
+                request.commaSeparatedHeaders.contains(binding.name.value) ? .query : .scalar("a header")
             boundTypes[binding.name.value] =
-                checkTemplate(binding.value, in: context, placement: .scalar("a header"), at: binding.name.location)
+                checkTemplate(binding.value, in: context, placement: placement, at: binding.name.location)
             checkHeaderLiteral(binding.value, header: binding.name.value, at: binding.name.location)
         }
         for parameter in request.parameterTypes {

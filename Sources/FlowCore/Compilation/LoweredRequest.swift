@@ -73,6 +73,8 @@ struct LoweredRequest: Sendable {
     struct Header: Sendable {
         var name: String
         var value: Value
+        /// Whether a list is sent as its elements separated by commas (an OpenAPI `simple` list header).
+        var commaSeparated = false
 
         enum Value: Sendable {
             /// A value that binds nothing, checked: `nil` for a `null` value, which leaves the header out.
@@ -179,9 +181,13 @@ struct LoweredRequest: Sendable {
         }
         headers = request.headers.map { binding in
             let name = binding.name.value
-            guard case .literal(let value) = binding.value else { return Header(name: name, value: .bound(binding.value)) }
+            let commaSeparated = request.commaSeparatedHeaders.contains(name)
+            guard case .literal(let value) = binding.value else {
+                return Header(name: name, value: .bound(binding.value), commaSeparated: commaSeparated)
+            }
             // The compiler refused a literal value no header may carry.
-            return Header(name: name, value: .fixed(value == .null ? nil : value.interpolationText))
+            let text = commaSeparated ? try? RequestBuilder.listHeaderValue(value, named: name) : value.interpolationText
+            return Header(name: name, value: .fixed(value == .null ? nil : text))
         }
         var capacityHint = 0
         for part in segments.flatMap(\.parts) + tail {

@@ -419,6 +419,7 @@ struct OperationLowering {
                     unsupportedStyle(parameter, label: label, at: binding.name.location)
                     continue
                 }
+                if parameter.schema?.types == [.array] { request.commaSeparatedHeaders.insert(name) }
                 request.headers.append(binding)
             case .cookie:
                 error(.unsupported,

@@ -102,6 +102,9 @@ package struct Request: Sendable {
     /// The query parameters whose list value is sent as one comma-separated value (OpenAPI's `form` style with
     /// `explode: false`) rather than once per element.
     package var commaSeparatedQuery: Set<String> = []
+    /// The headers whose list value is sent as one comma-separated value (an OpenAPI header parameter of a list
+    /// type, style `simple`).
+    package var commaSeparatedHeaders: Set<String> = []
     /// The types an OpenAPI operation declares for the parameters bound into this request, checked against the
     /// values bound to them.
     package var parameterTypes: [ParameterType] = []
