@@ -24,6 +24,7 @@ struct OperationOverHTTPTests {
               tag: [a, b]
               X-Request-Id: "r-{$inputs.id}"
               X-Tags: [$inputs.id, b]
+              filter: { status: open, owner: $inputs.id }
             outputs: { first: $response.body#/0/id }
           - id: create
             operation: shop.createOrder
@@ -61,7 +62,9 @@ struct OperationOverHTTPTests {
         #expect(requests.count == 2)
         let list = try #require(requests.first)
         #expect(list.method == "GET")
-        #expect(list.uri == "/v1/users/u%207%2Fx/orders?limit=5&status=open,on%20hold&tag=a&tag=b")
+        // deepObject: one parameter per member, its name with the member in brackets.
+        #expect(list.uri == "/v1/users/u%207%2Fx/orders?limit=5&status=open,on%20hold&tag=a&tag=b"
+                    + "&filter%5Bowner%5D=u%207&filter%5Bstatus%5D=open")
         #expect(list.values("X-Request-Id") == ["r-u 7"])
         #expect(list.values("X-Tags") == ["u 7,b"])   // a list header, style simple
         let create = try #require(requests.last)

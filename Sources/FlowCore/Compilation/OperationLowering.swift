@@ -407,6 +407,8 @@ struct OperationLowering {
                 if parameter.style != "simple" {
                     unsupportedStyle(parameter, label: label, at: binding.name.location)
                 }
+            case .query where parameter.style == "deepObject":
+                request.query += deepObjectMembers(binding, parameter, label: label)
             case .query:
                 guard parameter.style == "form" else {
                     unsupportedStyle(parameter, label: label, at: binding.name.location)
@@ -436,6 +438,29 @@ struct OperationLowering {
                   "\(label) needs its \(parameter.placement.rawValue) parameter '\(parameter.name)'; give it under "
                       + "'parameters:'",
                   at: call.parametersLocation)
+        }
+    }
+
+    /// A `deepObject` query parameter as one query parameter per member: `filter: { status: open }` sends
+    /// `filter[status]=open`. The mapping must be written in the step (its members are known when the step is
+    /// lowered); a member's value may be an expression.
+    private mutating func deepObjectMembers(
+        _ binding: Binding, _ parameter: SourceParameter, label: String
+    ) -> [Binding] {
+        let members: [(String, ValueTemplate)]
+        switch binding.value {
+        case .object(let templates): members = templates.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        case .literal(.object(let values)): members = values.sorted { $0.key < $1.key }.map { ($0.key, .literal($0.value)) }
+        default:
+            error(.unsupported,
+                  "query parameter '\(parameter.name)' of \(label) has style 'deepObject': write its members as a "
+                      + "mapping in the step ('\(parameter.name): { <member>: <value> }'), which are sent as "
+                      + "'\(parameter.name)[<member>]=<value>'",
+                  at: binding.value.firstLocation ?? binding.name.location)
+            return []
+        }
+        return members.map { key, value in
+            Binding(name: Located("\(parameter.name)[\(key)]", at: binding.name.location), value: value)
         }
     }
 
