@@ -141,9 +141,17 @@ struct DocumentReader {
             do {
                 return try document.components.lookup(reference)
             } catch {
-                self.error("the \(what) reference '\(reference.absoluteString)' does not resolve"
-                               + Suggestion.didYouMean(reference.name ?? "", in: componentNames(of: T.self)),
-                           at: path + ["$ref"])
+                let names = componentNames(of: T.self)
+                if let name = reference.name, names.contains(name) {
+                    // It exists, but following it never ends (or ends nowhere): a chain of references.
+                    self.error("the \(what) reference '\(reference.absoluteString)' cannot be followed: it leads to a "
+                                   + "cycle of references or to one that does not resolve",
+                               at: path + ["$ref"])
+                } else {
+                    self.error("the \(what) reference '\(reference.absoluteString)' does not resolve"
+                                   + Suggestion.didYouMean(reference.name ?? "", in: names),
+                               at: path + ["$ref"])
+                }
                 return nil
             }
         }

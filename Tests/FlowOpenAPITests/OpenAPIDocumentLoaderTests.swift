@@ -132,6 +132,30 @@ struct OpenAPIDocumentLoaderTests {
         ])
     }
 
+    @Test func aCycleOfReferencesIsAnErrorNotAHang() {
+        let found = errors("""
+            openapi: 3.1.0
+            info: { title: x, version: '1' }
+            paths:
+              /b:
+                get:
+                  parameters: [{ $ref: '#/components/parameters/P' }]
+                  responses: { "200": { $ref: '#/components/responses/R' } }
+            components:
+              parameters:
+                P: { $ref: '#/components/parameters/Q' }
+                Q: { $ref: '#/components/parameters/P' }
+              responses:
+                R: { $ref: '#/components/responses/R' }
+            """)
+        #expect(found == [
+            "6:28: the parameter reference '#/components/parameters/P' cannot be followed: it leads to a cycle of "
+                + "references or to one that does not resolve",
+            "7:35: the response reference '#/components/responses/R' cannot be followed: it leads to a cycle of "
+                + "references or to one that does not resolve",
+        ])
+    }
+
     @Test func aDuplicateOperationIdIsAnError() {
         let found = errors("""
             openapi: 3.1.0
