@@ -69,6 +69,20 @@ struct OpenAPICommandTests {
                 "\(outcome.stdout)")
     }
 
+    @Test func annotationsAndJSONNameTheDocumentForAFindingInIt() async throws {
+        let folder = try folder(document: Self.document.replacingOccurrences(
+            of: "description: The note.", with: "descripton: The note."))
+        let github = try await FlowRunProcess.run(["lint", "--format", "github", "flows/notes.yaml"], in: folder.url)
+        #expect(github.stdout.contains("::error file=flows/api/notes.openapi.yaml,line=14,col=11,"), "\(github.stdout)")
+        let json = try await FlowRunProcess.run(["lint", "--format", "json", "flows/notes.yaml"], in: folder.url)
+        let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let files = document?["files"] as? [[String: Any]]
+        let diagnostics = files?.first?["diagnostics"] as? [[String: Any]]
+        #expect(diagnostics?.first?["file"] as? String == "flows/api/notes.openapi.yaml", "\(json.stdout)")
+        #expect(diagnostics?.first?["line"] as? Int == 14)
+        #expect(diagnostics?.last?["file"] == nil)   // a finding in the workflow itself names no other file
+    }
+
     @Test func lintReportsAPropertyTheResponseDoesNotHave() async throws {
         let folder = try folder(workflow: Self.workflow.replacingOccurrences(of: "#/text }", with: "#/txt }"))
         let outcome = try await FlowRunProcess.run(["lint", "flows/notes.yaml"], in: folder.url)
