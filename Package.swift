@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "FlowCore", targets: ["FlowCore"]),
         .library(name: "FlowHTTP", targets: ["FlowHTTP"]),
         .library(name: "FlowTesting", targets: ["FlowTesting"]),
+        .library(name: "FlowOpenAPI", targets: ["FlowOpenAPI"]),
         .executable(name: "flowrun", targets: ["flowrun"]),
         .executable(name: "flowrun-benchmarks", targets: ["FlowBenchmarks"]),
     ],
@@ -35,6 +36,9 @@ let package = Package(
         // Hummingbird already depends on these; FlowMockServer imports them, so it names them.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // OpenAPI 3.0/3.1 documents behind `openapi:` and `operation:`. Its default trait (ExternalLoading) loads
+        // remote `$ref`s with Swift Concurrency and builds notably slower; flowrun resolves only local refs.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
     ],
     targets: [
         .systemLibrary(
@@ -49,6 +53,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // OpenAPI documents as an operation source for the compiler. A target of its own, so FlowCore never builds
+        // OpenAPIKit: FlowCore knows it only through the `OperationSource` protocol.
+        .target(
+            name: "FlowOpenAPI",
+            dependencies: [
+                "FlowCore",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
             ],
             swiftSettings: strictSettings
         ),
@@ -96,6 +112,7 @@ let package = Package(
                 "FlowCore",
                 "FlowHTTP",
                 "FlowMockServer",
+                "FlowOpenAPI",
                 "FlowTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -129,11 +146,24 @@ let package = Package(
             name: "FlowCoreTests",
             dependencies: [
                 "FlowCore",
+                "FlowOpenAPI",
                 "FlowTesting",
                 "FlowTestServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FlowOpenAPITests",
+            dependencies: [
+                "FlowOpenAPI",
+                "FlowCore",
+                "FlowTesting",
+                "FlowTestServer",
+                "FlowHTTP",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -175,6 +205,7 @@ let package = Package(
             dependencies: [
                 "flowrun",
                 "FlowCore",
+                "FlowOpenAPI",
                 "FlowTesting",
                 "FlowTestServer",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

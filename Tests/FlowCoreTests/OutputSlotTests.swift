@@ -1,3 +1,4 @@
+import FlowOpenAPI
 import Foundation
 import Testing
 @testable import FlowCore
@@ -92,11 +93,14 @@ struct OutputSlotTests {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../workflows").standardized
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            .filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".mock.yaml") && !$0.hasSuffix(".test.yaml") }
+            .filter {
+                $0.hasSuffix(".yaml") && !$0.hasSuffix(".mock.yaml") && !$0.hasSuffix(".test.yaml")
+                    && !$0.hasSuffix(".openapi.yaml")
+            }
         #expect(files.count >= 10)
         for file in files {
             let path = folder.appendingPathComponent(file).path
-            let compiled = try WorkflowCompiler().compile(yaml: String(contentsOfFile: path, encoding: .utf8), path: path)
+            let compiled = try WorkflowCompiler().withOpenAPI().compile(yaml: String(contentsOfFile: path, encoding: .utf8), path: path)
             expectEveryStepOutputResolved(compiled, file)
         }
     }

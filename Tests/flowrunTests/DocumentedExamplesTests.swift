@@ -61,6 +61,13 @@ import Testing
         for (index, example) in complete.enumerated() {
             files["example-\(index).yaml"] = example.text
         }
+        // The OpenAPI documents the examples read: a block whose first line is a comment naming the file
+        // (`# shop.openapi.yaml`) is written under that name beside them (lint skips `*.openapi.yaml` files).
+        for example in try Self.examples() {
+            let first = example.text.prefix { $0 != "\n" }
+            guard first.hasPrefix("# "), first.hasSuffix(".openapi.yaml") else { continue }
+            files[String(first.dropFirst(2))] = example.text
+        }
         try await expectLintClean(files, what: complete.map(\.description).joined(separator: ", "))
     }
 

@@ -5,7 +5,10 @@ import Testing
 private let examples: [String] = {
     let folder = FlowRunProcess.packageRoot.appendingPathComponent("workflows")
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    return names.filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".mock.yaml") && !$0.hasSuffix(".test.yaml") }
+    return names.filter {
+        $0.hasSuffix(".yaml") && !$0.hasSuffix(".mock.yaml") && !$0.hasSuffix(".test.yaml")
+            && !$0.hasSuffix(".openapi.yaml")
+    }
         .sorted().map { "workflows/" + $0 }
 }()
 

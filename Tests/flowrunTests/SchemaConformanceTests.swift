@@ -1,4 +1,5 @@
 import FlowCore
+import FlowOpenAPI
 import Foundation
 import Testing
 
@@ -23,10 +24,13 @@ enum SchemaFormat: String, CaseIterable, Sendable {
     /// The schema file's absolute path.
     var schemaPath: String { root.appendingPathComponent("schemas/\(rawValue).schema.json").path }
 
-    /// Whether a file of this name is of this format: `*.mock.yaml`, `*.test.yaml`, or any other `*.yaml`.
+    /// Whether a file of this name is of this format: `*.mock.yaml`, `*.test.yaml`, or any other `*.yaml` but an
+    /// OpenAPI document (`*.openapi.yaml`).
     func names(_ file: String) -> Bool {
         switch self {
-        case .workflow: file.hasSuffix(".yaml") && !file.hasSuffix(".mock.yaml") && !file.hasSuffix(".test.yaml")
+        case .workflow:
+            file.hasSuffix(".yaml") && !file.hasSuffix(".mock.yaml") && !file.hasSuffix(".test.yaml")
+                && !file.hasSuffix(".openapi.yaml")
         case .mock: file.hasSuffix(".mock.yaml")
         case .test: file.hasSuffix(".test.yaml")
         }
@@ -110,7 +114,7 @@ struct SchemaConformanceTests {
             let expected = try #require(
                 text.split(separator: "\n").first?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces),
                 "\(path) lacks its '# expect: <code>' line")
-            let diagnostics = WorkflowCompiler().check(yaml: text, path: path).diagnostics
+            let diagnostics = WorkflowCompiler().withOpenAPI().check(yaml: text, path: path).diagnostics
             #expect(
                 diagnostics.contains { $0.severity == .error && $0.code.name == expected },
                 "flowrun lint does not report \(expected) for \(path): \(diagnostics)")
@@ -120,7 +124,7 @@ struct SchemaConformanceTests {
     @Test func everyExampleLintsCleanWithoutWarnings() throws {
         for path in try SchemaFormat.workflow.files(in: "workflows") {
             let text = try String(contentsOfFile: path, encoding: .utf8)
-            let diagnostics = WorkflowCompiler().check(yaml: text, path: path).diagnostics
+            let diagnostics = WorkflowCompiler().withOpenAPI().check(yaml: text, path: path).diagnostics
             #expect(diagnostics.isEmpty, "\(path): \(diagnostics)")
         }
     }

@@ -74,7 +74,7 @@ extension CompilationSession {
     mutating func reportUnused() {
         // A malformed expression reads nothing that can be known, so "never used" would follow from it.
         let readsAreKnown = !diagnostics.contains { $0.code == .invalidExpression && $0.severity == .error }
-        for type in workflow.types where !usedTypes.contains(type.name.value) {
+        for type in workflow.types where !type.imported && !usedTypes.contains(type.name.value) {
             warning(.unused, "type '\(type.name.value)' is never used", at: type.name.location)
         }
         for server in workflow.servers where !usedServers.contains(server.name.value) {

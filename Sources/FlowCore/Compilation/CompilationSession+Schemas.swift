@@ -1,7 +1,9 @@
 /// Checks of the declared types: every `$ref` resolves, `required` names declared properties, inputs are an object.
 extension CompilationSession {
     mutating func checkSchemas() {
-        for type in workflow.types { checkSchema(type.schema) }
+        // An OpenAPI document's schemas follow its rules (a `required` name need not be a declared property);
+        // its loader only hands over references that resolve.
+        for type in workflow.types where !type.imported { checkSchema(type.schema) }
         if let inputs = workflow.inputs {
             checkSchema(inputs)
             let resolved = navigator.resolve(inputs) ?? inputs

@@ -50,12 +50,21 @@ extension CompilationSession {
         _ = checkTemplate(request.path, in: context, placement: .scalar("a URL path"), at: request.pathLocation)
         checkLiteralDotSegments(in: request)
         checkPathPlaceholders(in: request)
+        var boundTypes: [String: JSONSchema] = [:]
         for binding in request.query {
-            _ = checkTemplate(binding.value, in: context, placement: .query, at: binding.name.location)
+            boundTypes[binding.name.value] =
+                checkTemplate(binding.value, in: context, placement: .query, at: binding.name.location)
         }
         for binding in request.headers {
-            _ = checkTemplate(binding.value, in: context, placement: .scalar("a header"), at: binding.name.location)
+            // A list header (OpenAPI's `simple` style) takes what a query parameter takes: scalars or a list of them.
+            let placement: Placement =
+                request.commaSeparatedHeaders.contains(binding.name.value) ? .query : .scalar("a header")
+            boundTypes[binding.name.value] =
+                checkTemplate(binding.value, in: context, placement: placement, at: binding.name.location)
             checkHeaderLiteral(binding.value, header: binding.name.value, at: binding.name.location)
+        }
+        for parameter in request.parameterTypes {
+            checkParameter(parameter, boundType: boundTypes[parameter.binding.name.value])
         }
         switch request.body {
         case .json(let template, let location)?:
@@ -74,6 +83,53 @@ extension CompilationSession {
             checkMultipart(parts, in: context)
         case nil:
             break
+        }
+    }
+
+    /// Checks the value bound to a parameter of an OpenAPI operation against the parameter's declared type: a
+    /// literal by validating it, an expression by its static type (`boundType`, when known). A list parameter
+    /// also takes one of its elements.
+    private mutating func checkParameter(_ parameter: ParameterType, boundType: JSONSchema?) {
+        let expected = navigator.resolve(parameter.schema) ?? parameter.schema
+        let itemType = expected.types == [.array] ? expected.items.map { navigator.resolve($0) ?? $0 } : nil
+        if case .literal(let value) = parameter.binding.value {
+            // A mapping, or a list where no list goes, is reported by where the value goes (a path, a header).
+            if case .object = value { return }
+            if case .array = value, itemType == nil { return }
+            let validator = JSONSchemaValidator(types: navigator.types, formats: workflow.validation.formats)
+            // Every value is sent as text: `version: 2` fits a string parameter as "2".
+            func asSent(_ value: JSONValue, for schema: JSONSchema?) -> JSONValue {
+                guard let types = schema?.types, types.contains(.string), !value.isContainer, value != .null,
+                    let own = JSONSchema.TypeName(rawValue: value.typeName),
+                    !types.contains(own), !(own == .integer && types.contains(.number))
+                else { return value }
+                return .string(value.interpolationText)
+            }
+            let checked: JSONValue =
+                switch value {
+                case .array(let elements): .array(elements.map { asSent($0, for: itemType) })
+                case _ where itemType != nil: .array([asSent(value, for: itemType)])
+                default: asSent(value, for: expected)
+                }
+            if let failure = validator.validate(checked, against: expected, maxFailures: 1).first {
+                error(.bindingTypeMismatch,
+                      "\(parameter.label) does not accept this value: \(failure.message)",
+                      at: parameter.binding.name.location)
+            }
+            return
+        }
+        guard let boundType, let bound = navigator.resolve(boundType)?.types, !bound.isEmpty,
+            var wanted = expected.types, !wanted.isEmpty
+        else { return }
+        if let itemTypes = itemType?.types { wanted.formUnion(itemTypes) }
+        if wanted.contains(.number) { wanted.insert(.integer) }
+        // Every value is sent as text: a string parameter takes numbers and booleans too.
+        if wanted.contains(.string) { wanted.formUnion([.integer, .number, .boolean]) }
+        if bound.isDisjoint(with: wanted) {
+            error(.bindingTypeMismatch,
+                  "\(parameter.label) is \(navigator.describe(parameter.schema)), but the value bound to it is "
+                      + navigator.describe(boundType),
+                  at: parameter.binding.value.firstLocation ?? parameter.binding.name.location)
         }
     }
 

@@ -57,6 +57,8 @@ struct LoweredRequest: Sendable {
         var name: String
         var encodedName: String
         var value: Value
+        /// Whether a list is sent as one comma-separated value (OpenAPI's `form` with `explode: false`).
+        var commaSeparated = false
 
         enum Value: Sendable {
             /// A value that binds nothing, already encoded: one entry per parameter it sends (a list sends
@@ -71,6 +73,8 @@ struct LoweredRequest: Sendable {
     struct Header: Sendable {
         var name: String
         var value: Value
+        /// Whether a list is sent as its elements separated by commas (an OpenAPI `simple` list header).
+        var commaSeparated = false
 
         enum Value: Sendable {
             /// A value that binds nothing, checked: `nil` for a `null` value, which leaves the header out.
@@ -163,18 +167,27 @@ struct LoweredRequest: Sendable {
         query = request.query.map { binding in
             let name = binding.name.value
             let encodedName = URLEncoding.percentEncodeQueryComponent(name)
+            let commaSeparated = request.commaSeparatedQuery.contains(name)
             guard case .literal(let value) = binding.value,
                 let values = try? RequestBuilder.queryValues(of: value, named: name)
-            else { return QueryItem(name: name, encodedName: encodedName, value: .bound(binding.value)) }
+            else {
+                return QueryItem(
+                    name: name, encodedName: encodedName, value: .bound(binding.value), commaSeparated: commaSeparated)
+            }
+            let encoded = values.map(URLEncoding.percentEncodeQueryComponent)
             return QueryItem(
                 name: name, encodedName: encodedName,
-                value: .encoded(values.map(URLEncoding.percentEncodeQueryComponent)))
+                value: .encoded(commaSeparated ? RequestBuilder.joinedQueryValue(encoded) : encoded))
         }
         headers = request.headers.map { binding in
             let name = binding.name.value
-            guard case .literal(let value) = binding.value else { return Header(name: name, value: .bound(binding.value)) }
+            let commaSeparated = request.commaSeparatedHeaders.contains(name)
+            guard case .literal(let value) = binding.value else {
+                return Header(name: name, value: .bound(binding.value), commaSeparated: commaSeparated)
+            }
             // The compiler refused a literal value no header may carry.
-            return Header(name: name, value: .fixed(value == .null ? nil : value.interpolationText))
+            let text = commaSeparated ? try? RequestBuilder.listHeaderValue(value, named: name) : value.interpolationText
+            return Header(name: name, value: .fixed(value == .null ? nil : text))
         }
         var capacityHint = 0
         for part in segments.flatMap(\.parts) + tail {

@@ -17,6 +17,8 @@ final class SubWorkflowLoader {
     private let compiler: WorkflowCompiler
     /// The compiled files by canonical path.
     private var memo: [String: Outcome] = [:]
+    /// The OpenAPI documents read so far, by canonical path and type prefix: each is read once per compilation.
+    private var documents: [String: Swift.Result<OperationSourceDocument, FlowError>] = [:]
     /// The files being compiled, the top-level file first: canonical path and the path to show.
     private var chain: [(canonical: String, shown: String)] = []
 
@@ -49,6 +51,18 @@ final class SubWorkflowLoader {
     /// The file's absolute path with symbolic links resolved, which names one file whatever path reached it.
     static func canonical(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// Reads the API description document at `path` (as ``resolve(_:from:)`` gives it) with `read`, or gives what
+    /// reading it gave before.
+    func document(
+        _ path: String, typePrefix: String, read: (_ bytes: [UInt8]) -> OperationSourceDocument
+    ) -> Swift.Result<OperationSourceDocument, FlowError> {
+        let key = Self.canonical(path) + "\u{0}" + typePrefix
+        if let known = documents[key] { return known }
+        let result = compiler.readFile(path).map(read)
+        documents[key] = result
+        return result
     }
 
     /// Compiles the file at `path` (as ``resolve(_:from:)`` gives it), or gives the outcome of compiling it before.

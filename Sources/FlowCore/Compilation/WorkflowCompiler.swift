@@ -42,6 +42,10 @@ public struct WorkflowCompiler: Sendable {
     /// replace it to compile workflows that live elsewhere (a bundle, a database, a test's memory).
     public var readFile: @Sendable (_ path: String) -> Swift.Result<[UInt8], FlowError>
 
+    /// Reads the OpenAPI documents that `openapi:` declares; `nil` when this compiler has none (FlowCore alone),
+    /// and a workflow with `openapi:` is then refused. FlowOpenAPI's `WorkflowCompiler.withOpenAPI()` sets it.
+    package var operationSourceLoader: OperationSourceLoader?
+
     /// Creates a compiler.
     /// - Parameter loaderLimits: The limits on file size, nesting depth and alias expansion.
     public init(loaderLimits: YAMLLoader.Limits = .default) {
@@ -95,8 +99,14 @@ public struct WorkflowCompiler: Sendable {
     }
 
     private func check(_ workflow: Workflow, decodingDiagnostics: [Diagnostic], loader: SubWorkflowLoader) -> Result {
+        var workflow = workflow
+        var found = decodingDiagnostics
+        // `operation:` steps become ordinary requests first, so every check after this sees one kind of step.
+        var lowering = OperationLowering(compiler: self, loader: loader)
+        lowering.lower(&workflow)
+        found += lowering.diagnostics
         var session = CompilationSession(workflow: workflow, subWorkflows: loader)
-        session.diagnostics = decodingDiagnostics
+        session.diagnostics = found
         let plan = session.run()
         let diagnostics = Diagnostic.sortedByLocation(session.diagnostics)
         let hasErrors = diagnostics.contains { $0.severity == .error }

@@ -23,7 +23,7 @@ package struct WorkflowDecoder {
     static let topLevelKeys = [
         "flowrun", "name", "summary", "description", "inputs", "env", "servers", "types", "vars", "interceptors",
         "policies", "defaults", "steps", "catch", "outputs", "deadline",
-        "validation",
+        "validation", "openapi",
     ]
 
     /// Creates a decoder.
@@ -59,6 +59,7 @@ package struct WorkflowDecoder {
         workflow.inputs = top["inputs"].map { schema($0) }
         if let node = top["env"] { workflow.environment = environment(node) }
         if let node = top["servers"] { workflow.servers = servers(node) }
+        if let node = top["openapi"] { workflow.openAPISources = openAPISources(node) }
         if let node = top["types"] {
             workflow.types = entries(node, "'types'").map { NamedType(name: $0.name, schema: schema($0.value)) }
         }
@@ -114,8 +115,8 @@ package struct WorkflowDecoder {
         "id", "description", "server", "dispatcher", "on-demand", "request", "response", "outputs", "set",
         "interceptors", "policy", "idempotent", "idempotencyKey", "after", "on-error", "compensate", "if", "else",
         "forEach", "maxConcurrency", "onItemFailure", "repeat", "paginate", "workflow", "inputs", "switch", "cases",
-        "default",
-    ]
+        "default", "operation", "parameters",
+    ] + bodyKeys
 
     private mutating func steps(_ node: YAMLNode) -> [Step] {
         guard let elements = node.sequence else {
@@ -133,6 +134,11 @@ package struct WorkflowDecoder {
             let id = fields["id"].flatMap({ name($0, "a step id") })
         else { return nil }
         var step: Step
+        // The keys of an `operation:` step, which only it has.
+        let operationKeys = ["parameters"] + Self.bodyKeys
+        if fields["workflow"] != nil || fields.contains("switch") {
+            reportKeys(["operation"] + operationKeys, thatNeed: "operation", in: fields, stepID: id.value)
+        }
         if let workflowNode = fields["workflow"] {
             guard let call = subWorkflowCall(fields, workflowNode, stepID: id.value) else { return nil }
             step = Step(id: id, location: node.location, request: .placeholder(at: node.location))
@@ -141,12 +147,31 @@ package struct WorkflowDecoder {
             step = Step(id: id, location: node.location, request: .placeholder(at: node.location))
             step.switch = switchSetting(fields, stepID: id.value)
         } else {
-            guard let requestNode = fields["request"] else {
-                report(.missingKey,
-                       "\(context) is missing the required key 'request' (or 'workflow', to call another workflow "
-                           + "file, or 'switch', to run one of several steps)",
-                       node)
-                return nil
+            let request: Request
+            var operation: OperationCall?
+            if let operationNode = fields["operation"] {
+                if let requestNode = fields["request"] {
+                    report(.invalidValue,
+                           "step '\(id.value)' has both 'operation' and 'request'; an operation step takes its "
+                               + "method and path from the OpenAPI document and its values from 'parameters'",
+                           requestNode, key: fields.keyNode("request"))
+                }
+                guard let call = operationCall(fields, operationNode, stepID: id.value) else { return nil }
+                // Replaced by the operation's request when the compiler lowers it.
+                request = .placeholder(at: operationNode.location)
+                operation = call
+            } else {
+                guard let requestNode = fields["request"] else {
+                    report(.missingKey,
+                           "\(context) is missing the required key 'request' (or 'operation', to call an operation "
+                               + "of an OpenAPI document, 'workflow', to call another workflow file, or 'switch', "
+                               + "to run one of several steps)",
+                           node)
+                    return nil
+                }
+                reportKeys(operationKeys, thatNeed: "operation", in: fields, stepID: id.value)
+                guard let decoded = self.request(requestNode, stepID: id.value) else { return nil }
+                request = decoded
             }
             reportKeys(["cases", "default"], thatNeed: "switch", in: fields, stepID: id.value)
             if let inputs = fields["inputs"] {
@@ -154,8 +179,8 @@ package struct WorkflowDecoder {
                        "'inputs' binds the inputs of a called workflow, but step '\(id.value)' has no 'workflow'",
                        inputs, key: fields.keyNode("inputs"))
             }
-            guard let request = request(requestNode, stepID: id.value) else { return nil }
             step = Step(id: id, location: node.location, request: request)
+            step.operation = operation
             step.server = fields["server"].flatMap { name($0, "'server'") }
             step.dispatcher = fields["dispatcher"].flatMap { name($0, "'dispatcher'") }
             step.onDemand = fields["on-demand"].flatMap { bool($0, "'on-demand'") } ?? false

@@ -20,7 +20,8 @@ struct RequestBuilder: Sendable {
                     try Self.queryValues(of: scope.evaluate(template), named: item.name)
                         .map(URLEncoding.percentEncodeQueryComponent)
                 }
-            for value in values {
+            let sent = item.commaSeparated ? Self.joinedQueryValue(values) : values
+            for value in sent {
                 url.append(separator)
                 url += item.encodedName
                 url.append("=")
@@ -41,7 +42,8 @@ struct RequestBuilder: Sendable {
                 // A null value leaves the header out, as it leaves a query parameter out.
                 let evaluated = try scope.evaluate(template)
                 if evaluated == .null { continue }
-                let value = evaluated.interpolationText
+                let value = header.commaSeparated
+                    ? try Self.listHeaderValue(evaluated, named: header.name) : evaluated.interpolationText
                 try Self.checkHeaderValue(value, name: header.name)
                 headers.set(header.name, value)
             }
@@ -192,7 +194,9 @@ struct RequestBuilder: Sendable {
     }
 
     /// The values a query parameter or form field sends, as text: a list sends one per element, `null` none.
-    static func queryValues(of value: JSONValue, named name: String) throws(FlowError) -> [String] {
+    static func queryValues(
+        of value: JSONValue, named name: String, what: String = "query parameter"
+    ) throws(FlowError) -> [String] {
         switch value {
         case .null: return []
         case .array(let elements):
@@ -202,16 +206,29 @@ struct RequestBuilder: Sendable {
                 if element.isContainer {
                     throw FlowError(
                         .binding,
-                        "query parameter '\(name)' is bound to a list that holds \(element.typeName == "array" ? "a list" : "an object"), "
-                            + "which has no query form; a query parameter takes a scalar or a list of scalars")
+                        "\(what) '\(name)' is bound to a list that holds \(element.typeName == "array" ? "a list" : "an object"), "
+                            + "which has no query form; a \(what) takes a scalar or a list of scalars")
                 }
                 if element != .null { values.append(element.interpolationText) }
             }
             return values
         case .object:
-            throw FlowError(.binding, "query parameter '\(name)' is bound to an object, which has no query form")
+            throw FlowError(.binding, "\(what) '\(name)' is bound to an object, which has no query form")
         default: return [value.interpolationText]
         }
+    }
+
+    /// The value of a header that sends a list as its elements separated by commas (OpenAPI's `simple` style):
+    /// `a,b`; a scalar as itself.
+    /// - Throws: ``FlowError`` with code `binding` for an object or a list that holds a list or an object.
+    static func listHeaderValue(_ value: JSONValue, named name: String) throws(FlowError) -> String {
+        try queryValues(of: value, named: name, what: "header").joined(separator: ",")
+    }
+
+    /// Encoded query values sent as one value, separated by unencoded commas (OpenAPI's `form` style with
+    /// `explode: false`: `ids=1,2,3`); no values send no parameter.
+    static func joinedQueryValue(_ encoded: [String]) -> [String] {
+        encoded.isEmpty ? [] : [encoded.joined(separator: ",")]
     }
 
     /// The `User-Agent` every request sends.

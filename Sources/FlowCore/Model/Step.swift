@@ -49,6 +49,9 @@ package struct Step: Sendable {
     package var pagination: Pagination?
     /// `workflow:`: the step runs another workflow file instead of sending ``request``.
     package var call: SubWorkflowCall?
+    /// `operation:`: the step sends an operation of an OpenAPI document; the compiler lowers it into ``request``
+    /// and ``responses`` before checking the step.
+    package var operation: OperationCall?
     /// `switch:`: the step sends no request but runs the on-demand step whose case matches a value; its
     /// ``request`` is then empty.
     package var `switch`: Switch?
@@ -96,6 +99,15 @@ package struct Request: Sendable {
     package var body: RequestBody?
     /// The declared type of the body, checked before the request is sent.
     package var bodyType: JSONSchema?
+    /// The query parameters whose list value is sent as one comma-separated value (OpenAPI's `form` style with
+    /// `explode: false`) rather than once per element.
+    package var commaSeparatedQuery: Set<String> = []
+    /// The headers whose list value is sent as one comma-separated value (an OpenAPI header parameter of a list
+    /// type, style `simple`).
+    package var commaSeparatedHeaders: Set<String> = []
+    /// The types an OpenAPI operation declares for the parameters bound into this request, checked against the
+    /// values bound to them.
+    package var parameterTypes: [ParameterType] = []
 
     /// Creates a request without query, headers or body.
     /// - Parameters:

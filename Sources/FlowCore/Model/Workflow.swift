@@ -21,6 +21,8 @@ package struct Workflow: Sendable {
     package var environment: [EnvironmentVariable] = []
     /// The servers that steps send requests to, by name.
     package var servers: [Server]
+    /// `openapi:`: the API description documents whose operations steps call, by name.
+    package var openAPISources: [OpenAPISource] = []
     /// The named types that responses, bodies and inputs refer to.
     package var types: [NamedType]
     /// The run-scoped variables and their initial values.
@@ -109,6 +111,9 @@ package struct NamedType: Sendable {
     package var name: Located<String>
     /// The type's schema.
     package var schema: JSONSchema
+    /// Whether the type comes from an OpenAPI document rather than `types:`: not reported unused, and checked by
+    /// the document's rules rather than flowrun's.
+    package var imported = false
 
     /// Creates a named type.
     /// - Parameters:

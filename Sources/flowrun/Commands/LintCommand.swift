@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowCore
+import FlowOpenAPI
 import Foundation
 
 /// `flowrun lint`: checks workflow files without running them.
@@ -104,7 +105,7 @@ struct LintCommand: AsyncParsableCommand {
     ///   - files: The workflow files.
     ///   - explain: Whether to analyse the policies of the files without errors.
     static func lint(_ files: [String], explain: Bool = false) async -> [DiagnosticPrinter.FileReport] {
-        let compiler = WorkflowCompiler()
+        let compiler = WorkflowCompiler().withOpenAPI()
         let limit = compiler.loaderLimits.maxFileSize
         return await files.concurrentMap { path -> DiagnosticPrinter.FileReport in
             switch SourceFile.read(path, limit: limit) {

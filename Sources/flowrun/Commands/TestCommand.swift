@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowCore
+import FlowOpenAPI
 import FlowTesting
 import Foundation
 
@@ -154,7 +155,7 @@ struct TestCommand: AsyncParsableCommand {
     /// Loads and checks `files` concurrently, at most one task per core, in the order of `files`.
     static func load(_ files: [String]) async -> [LoadedFile] {
         await files.concurrentMap { path in
-            let result = WorkflowTestSuite.load(path: path)
+            let result = WorkflowTestSuite.load(path: path, compiler: WorkflowCompiler().withOpenAPI())
             return LoadedFile(path: path, suite: result.suite, diagnostics: result.diagnostics)
         }
     }

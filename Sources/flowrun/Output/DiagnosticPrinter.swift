@@ -50,11 +50,20 @@ struct DiagnosticPrinter {
 
     private func human(_ reports: [FileReport]) -> String {
         var out = ""
+        // The other files findings are in (an OpenAPI document a workflow reads), each read once.
+        var others: [String: SourceFile?] = [:]
+        func source(of location: SourceLocation, in report: FileReport) -> SourceFile? {
+            if location.path == report.path { return report.source }
+            if let known = others[location.path] { return known }
+            let read = try? SourceFile.read(location.path, limit: 8 << 20).get()
+            others[location.path] = read
+            return read
+        }
         for report in reports {
             let shown = maxFindings > 0 ? report.diagnostics.prefix(maxFindings) : report.diagnostics[...]
             for diagnostic in shown {
                 out += humanLine(diagnostic, path: report.path)
-                if let location = diagnostic.location, let line = report.source?.line(location.line) {
+                if let location = diagnostic.location, let line = source(of: location, in: report)?.line(location.line) {
                     let excerpt = SourceLineExcerpt(line, column: location.column)
                     out += "    \(excerpt.text)\n"
                     out += "    \(excerpt.caretPadding)\(paint("^", .green))\n"
@@ -121,6 +130,8 @@ struct DiagnosticPrinter {
                         "message": diagnostic.message,
                     ]
                     if let location = diagnostic.location {
+                        // A finding in an OpenAPI document the workflow reads names that file.
+                        if location.path != report.path { entry["file"] = location.path }
                         entry["line"] = location.line
                         entry["column"] = location.column
                     }
@@ -160,7 +171,7 @@ struct DiagnosticPrinter {
                 }
             }
             for diagnostic in shown {
-                var properties = [(name: "file", value: report.path)]
+                var properties = [(name: "file", value: diagnostic.location?.path ?? report.path)]
                 if let location = diagnostic.location {
                     properties.append(("line", String(location.line)))
                     properties.append(("col", String(location.column)))

@@ -38,7 +38,7 @@ enum SARIFLog {
                     ruleIndex[id] = index
                     rules.append(rule(diagnostic.code))
                 }
-                results.append(result(diagnostic, path: report.path, ruleIndex: index))
+                results.append(result(diagnostic, path: diagnostic.location?.path ?? report.path, ruleIndex: index))
             }
         }
         let log: JSONValue = [

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowCore
+import FlowOpenAPI
 import Foundation
 
 /// Compiles the one workflow file a command works on, or explains on standard error why it cannot.
@@ -19,7 +20,7 @@ struct PlanLoader {
     /// - Throws: `ExitCode(2)` after printing the error when the file cannot be read, or its
     ///   errors, each with the source line and a caret, when it does not compile.
     func load(_ file: String) throws -> Plan {
-        let compiler = WorkflowCompiler()
+        let compiler = WorkflowCompiler().withOpenAPI()
         let source: SourceFile
         switch SourceFile.read(file, limit: compiler.loaderLimits.maxFileSize) {
         case .success(let read): source = read

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A file is taken as given. A folder is searched recursively for `*.yaml`
 /// and `*.yml` files, skipping hidden entries (`.git`, `.build`, `.build-linux`), test files
-/// (`*.test.yaml`) and mock stub files (`*.mock.yaml`), which have formats of
+/// (`*.test.yaml`), mock stub files (`*.mock.yaml`) and OpenAPI documents (`*.openapi.yaml`), which have formats of
 /// their own; `flowrun test` looks for the test files instead (``accepts``).
 /// Entries that match an `--exclude` glob are skipped too.
 struct WorkflowFileFinder {
@@ -80,6 +80,7 @@ struct WorkflowFileFinder {
         (name.hasSuffix(".yaml") || name.hasSuffix(".yml"))
             && !name.hasSuffix(".test.yaml") && !name.hasSuffix(".test.yml")
             && !name.hasSuffix(".mock.yaml") && !name.hasSuffix(".mock.yml")
+            && !name.hasSuffix(".openapi.yaml") && !name.hasSuffix(".openapi.yml")
     }
 
     /// The files under `paths`, or, after saying why on standard error as `<command>: …`, exit status 2 when a
