@@ -187,8 +187,16 @@ struct OpenAPIDocumentLoaderTests {
         #expect(document.operations.count <= 1)
     }
 
-    /// The OpenAPI documents of the Arazzo conformance examples, when the folder is on this machine.
-    static let conformanceFolder = "/work/shared/conformance/arazzo/examples"
+    /// The Arazzo conformance examples' folder: `$FLOWRUN_CONFORMANCE_DIR/arazzo/examples`, or
+    /// `../shared/conformance/arazzo/examples` beside the repository (as in CI).
+    static let conformanceFolder: String = {
+        let configured = ProcessInfo.processInfo.environment["FLOWRUN_CONFORMANCE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        let repository = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let base = configured.map { URL(fileURLWithPath: $0) }
+            ?? repository.appendingPathComponent("../shared/conformance").standardizedFileURL
+        return base.appendingPathComponent("arazzo/examples").path
+    }()
 
     static var conformanceDocuments: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: conformanceFolder)) ?? []

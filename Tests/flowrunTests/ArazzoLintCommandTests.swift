@@ -19,8 +19,21 @@ struct ArazzoLintCommandTests {
             outputs: { name: $steps.get.outputs.name }
         """
 
+    /// The OpenAPI document the document's source names.
+    static let openAPI = """
+        openapi: 3.0.3
+        info: { title: Pet store, version: 1.0.0 }
+        paths:
+          /pets/{petId}:
+            get:
+              operationId: getPetById
+              parameters: [{ name: petId, in: path, required: true, schema: { type: integer } }]
+              responses: { "200": { description: The pet. } }
+        """
+
     @Test func aValidDocumentLintsClean() async throws {
         let folder = try TemporaryFolder()
+        try folder.write("petstore.openapi.yaml", Self.openAPI)
         let path = try folder.write("pets.arazzo.yaml", Self.document)
         let outcome = try await FlowRunProcess.run(["lint", path])
         #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
@@ -29,6 +42,7 @@ struct ArazzoLintCommandTests {
 
     @Test func mistakesArePrintedWithTheirLineAndColumn() async throws {
         let folder = try TemporaryFolder()
+        try folder.write("petstore.openapi.yaml", Self.openAPI)
         let path = try folder.write(
             "pets.arazzo.yaml", Self.document.replacingOccurrences(of: "$steps.get.outputs", with: "$steps.gte.outputs"))
         let outcome = try await FlowRunProcess.run(["lint", path])
@@ -47,9 +61,11 @@ struct ArazzoLintCommandTests {
             let close = try #require(page.range(of: "\n```\n", range: open..<page.endIndex)?.lowerBound)
             return String(page[open..<close])
         }
-        let document = try block("yaml", after: "Save this as `pets.arazzo.yaml`")
-        let console = try block("console", after: "Save this as `pets.arazzo.yaml`")
+        let openAPI = try block("yaml", after: "Save this OpenAPI document as `petstore.openapi.yaml`")
+        let document = try block("yaml", after: "beside it as `pets.arazzo.yaml`")
+        let console = try block("console", after: "beside it as `pets.arazzo.yaml`")
         let folder = try TemporaryFolder()
+        try folder.write("petstore.openapi.yaml", openAPI)
         try folder.write("pets.arazzo.yaml", document)
         let outcome = try await FlowRunProcess.run(["lint", "pets.arazzo.yaml"], in: folder.url)
         #expect(outcome.status == 1)
@@ -58,10 +74,19 @@ struct ArazzoLintCommandTests {
         let fixed = try await FlowRunProcess.run(["lint", "pets.arazzo.yaml"], in: folder.url)
         #expect(fixed.status == 0)
         #expect(fixed.stdout == "1 file checked, no problems\n")
+        // The operation is resolved in the OpenAPI document: a misspelt one is an error there too.
+        try folder.write(
+            "pets.arazzo.yaml",
+            document.replacingOccurrences(of: "$steps.gte", with: "$steps.get").replacingOccurrences(of: "getPetById", with: "getPetByNo"))
+        let misspelt = try await FlowRunProcess.run(["lint", "pets.arazzo.yaml"], in: folder.url)
+        #expect(misspelt.status == 1)
+        #expect(misspelt.stdout.hasPrefix(
+            "pets.arazzo.yaml:9:22: error: source 'petstore' has no operation 'getPetByNo'; did you mean 'getPetById'?"))
     }
 
     @Test func runAndTestSayTheyCannotRunAnArazzoDocumentYet() async throws {
         let folder = try TemporaryFolder()
+        try folder.write("petstore.openapi.yaml", Self.openAPI)
         let path = try folder.write("pets.arazzo.yaml", Self.document)
         let run = try await FlowRunProcess.run(["run", path])
         #expect(run.status == 2)

@@ -81,7 +81,10 @@ public struct WorkflowCompiler: Sendable {
             return Result(plan: nil, diagnostics: [Diagnostic(error)])
         }
         if ArazzoDecoder.isArazzoDocument(root) {
-            return Result(plan: nil, diagnostics: ArazzoCheck.check(root, path: path).diagnostics, kind: .arazzo)
+            let operations = operationSourceLoader.map { (loader: loader, read: $0) }
+            return Result(
+                plan: nil, diagnostics: ArazzoCheck.check(root, path: path, operations: operations).diagnostics,
+                kind: .arazzo)
         }
         var decoder = WorkflowDecoder()
         let workflow = decoder.decode(root, path: path)

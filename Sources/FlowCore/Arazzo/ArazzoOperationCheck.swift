@@ -1,0 +1,206 @@
+/// Resolves the operations that an Arazzo document's steps call in their OpenAPI sources, and checks each step's
+/// parameters against its operation: the operation exists (by `operationId` or `operationPath`), every parameter
+/// belongs to it, and every parameter it requires is given (by the step, its workflow or a component reference).
+///
+/// A source that cannot be read here (a remote URL, which flowrun does not fetch, or a file that is not there) is a
+/// warning that the operations of its steps are not checked: `lint` still checks the rest of the document.
+///
+/// An operation that does not exist is an error. A parameter the operation does not declare, and a required one the
+/// step does not give, are warnings: Arazzo does not forbid them outright, and the specification's own pet-coupons
+/// example has both (its names differ from its OpenAPI document's), which `lint` must still pass. So does an
+/// `operationId` that matches one of the document's only when case is ignored (FAPI-PAR's `PAR` for `Par`).
+/// `Accept`, `Content-Type` and `Authorization` header parameters are ignored, as OpenAPI says.
+struct ArazzoOperationCheck {
+    let document: ArazzoDocument
+    let loader: SubWorkflowLoader
+    let read: OperationSourceLoader
+    private(set) var diagnostics: [Diagnostic] = []
+    /// Each OpenAPI source's document, by source name; `nil` for one that could not be read.
+    private var sources: [String: OperationSourceDocument?] = [:]
+
+    init(_ document: ArazzoDocument, loader: SubWorkflowLoader, read: @escaping OperationSourceLoader) {
+        self.document = document
+        self.loader = loader
+        self.read = read
+    }
+
+    /// Header parameters that OpenAPI says to ignore: the request's own fields, set by its body and credentials.
+    static let ignoredHeaders: Set<String> = ["accept", "content-type", "authorization"]
+
+    /// Whether an operation's parameter is one a step can send (OpenAPI ignores three header names).
+    static func counts(_ parameter: SourceParameter) -> Bool {
+        parameter.placement != .other
+            && !(parameter.placement == .header && ignoredHeaders.contains(parameter.name.lowercased()))
+    }
+
+    mutating func check() {
+        for source in document.sources where source.type?.value != "arazzo" {
+            sources[source.name.value] = load(source)
+        }
+        for workflow in document.workflows {
+            for step in workflow.steps { check(step, in: workflow) }
+        }
+    }
+
+    // MARK: Sources
+
+    private mutating func load(_ source: ArazzoDocument.Source) -> OperationSourceDocument? {
+        let url = source.url.value
+        if url.hasPrefix("http://") || url.hasPrefix("https://") {
+            warn("source '\(source.name.value)' is a remote URL, which flowrun does not fetch: the operations of its "
+                     + "steps are not checked; point 'url' at a local copy to check them", at: source.url.location)
+            return nil
+        }
+        let path = SubWorkflowLoader.resolve(url.hasPrefix("file://") ? String(url.dropFirst(7)) : url, from: document.path)
+        let prefix = source.name.value + "."
+        switch loader.document(path, typePrefix: prefix, read: { read($0, path, prefix) }) {
+        case .failure(let failure):
+            warn("cannot read source '\(source.name.value)' (\(failure.message)): the operations of its steps are not "
+                     + "checked", at: source.url.location)
+            return nil
+        case .success(let loaded):
+            diagnostics += loaded.diagnostics
+            guard !loaded.diagnostics.contains(where: { $0.severity == .error }) else {
+                diagnostics.append(Diagnostic(
+                    .error, .invalidValue,
+                    "the OpenAPI document of source '\(source.name.value)' (\(path)) has errors; its operations cannot "
+                        + "be used",
+                    at: source.url.location))
+                return nil
+            }
+            return loaded
+        }
+    }
+
+    // MARK: Steps
+
+    private mutating func check(_ step: ArazzoStep, in workflow: ArazzoWorkflow) {
+        guard let (operation, source) = operation(of: step) else { return }
+        let own = Self.resolve(step.parameters, in: document)
+        let given = own + Self.resolve(workflow.parameters, in: document).filter { parameter in
+            !own.contains { $0.name.value == parameter.name.value && $0.placement?.value == parameter.placement?.value }
+        }
+        // The step's own parameters must belong to its operation; its workflow's apply to every step, and are
+        // counted only towards what the operation requires.
+        for parameter in own {
+            guard let placement = parameter.placement else { continue }
+            if placement.value == "header", Self.ignoredHeaders.contains(parameter.name.value.lowercased()) { continue }
+            let matches = operation.parameters.filter {
+                $0.placement.rawValue == placement.value
+                    && (placement.value == "header"
+                        ? $0.name.lowercased() == parameter.name.value.lowercased() : $0.name == parameter.name.value)
+            }
+            guard matches.isEmpty else { continue }
+            let candidates = operation.parameters.map(\.name)
+            let elsewhere = operation.parameters.first { $0.name == parameter.name.value }
+            let hint = elsewhere.map { "; it has a \($0.placement.rawValue) parameter of that name" }
+                ?? Suggestion.closest(to: parameter.name.value, in: candidates).map { "; did you mean '\($0)'?" }
+                ?? (candidates.isEmpty ? "; it takes none" : "; it takes \(candidates.joined(separator: ", "))")
+            diagnostics.append(Diagnostic(
+                .warning, .unknownReference,
+                "operation '\(Self.name(of: operation))' of source '\(source)' has no \(placement.value) parameter "
+                    + "'\(parameter.name.value)'" + hint,
+                at: parameter.name.location))
+        }
+        for required in operation.parameters where required.required && Self.counts(required) {
+            let isGiven = given.contains {
+                $0.placement?.value == required.placement.rawValue
+                    && (required.placement == .header
+                        ? $0.name.value.lowercased() == required.name.lowercased() : $0.name.value == required.name)
+            }
+            if !isGiven {
+                diagnostics.append(Diagnostic(
+                    .warning, .missingKey,
+                    "step '\(step.id.value)' does not give the required \(required.placement.rawValue) parameter "
+                        + "'\(required.name)' of operation '\(Self.name(of: operation))'",
+                    at: step.id.location))
+            }
+        }
+    }
+
+    /// The operation a step calls and its source's name, or `nil` when it calls a workflow, when its source could
+    /// not be read, or after reporting that the operation does not exist.
+    private mutating func operation(of step: ArazzoStep) -> (SourceOperation, String)? {
+        switch step.target {
+        case .operationID(let written):
+            var sourceName: String
+            var id = written.value
+            if case .sourceDescription(let name, let member)? = try? ArazzoExpression.parsingLeniently(written.value).expression {
+                sourceName = name
+                id = member
+            } else {
+                let openAPI = document.sources.filter { $0.type?.value != "arazzo" }
+                guard openAPI.count == 1 else { return nil }  // Reported by ArazzoReferenceCheck.
+                sourceName = openAPI[0].name.value
+            }
+            guard case .some(.some(let source)) = sources[sourceName] else { return nil }
+            if let found = source.operations.first(where: { $0.id == id }) { return (found, sourceName) }
+            let ids = source.operations.compactMap(\.id)
+            let alike = source.operations.filter { $0.id?.lowercased() == id.lowercased() }
+            if alike.count == 1, let found = alike.first, let foundID = found.id {
+                // The official FAPI-PAR example calls 'PAR' where its document says 'Par'.
+                diagnostics.append(Diagnostic(
+                    .warning, .unknownReference,
+                    "source '\(sourceName)' has no operation '\(id)', only '\(foundID)' (operationIds are "
+                        + "case-sensitive); read as '\(foundID)'",
+                    at: written.location))
+                return (found, sourceName)
+            }
+            diagnostics.append(Diagnostic(
+                .error, .unknownReference,
+                "source '\(sourceName)' has no operation '\(id)'"
+                    + (Suggestion.closest(to: id, in: ids).map { "; did you mean '\($0)'?" } ?? ""),
+                at: written.location))
+            return nil
+        case .operationPath(let written):
+            let text = written.value
+            guard text.hasPrefix("{$sourceDescriptions."), let close = text.firstIndex(of: "}"),
+                let hash = text[close...].firstIndex(of: "#"),
+                case .sourceDescription(let sourceName, _)? =
+                    try? ArazzoExpression.parsingLeniently(String(text[text.index(after: text.startIndex)..<close])).expression,
+                case .some(.some(let source)) = sources[sourceName]
+            else { return nil }
+            let pointer = String(text[text.index(after: hash)...])
+            if let found = source.operations.first(where: { $0.pointer == pointer }) { return (found, sourceName) }
+            let pointers = source.operations.map(\.pointer)
+            // The pointer to the path item: the operation's pointer without its method.
+            func pathItem(_ pointer: String) -> Substring { pointer[..<(pointer.lastIndex(of: "/") ?? pointer.endIndex)] }
+            let path = source.operations.filter { pathItem($0.pointer) == pathItem(pointer) }
+            let hint = path.isEmpty
+                ? Suggestion.closest(to: pointer, in: pointers).map { "; did you mean '\($0)'?" } ?? ""
+                : "; that path has \(path.map { $0.method.lowercased() }.joined(separator: ", "))"
+            diagnostics.append(Diagnostic(
+                .error, .unknownReference,
+                "source '\(sourceName)' has no operation at '\(pointer)'" + hint
+                    + " (an operationPath points at a method of a path: #/paths/~1pets~1{id}/get)",
+                at: written.location))
+            return nil
+        case .workflowID, nil:
+            return nil
+        }
+    }
+
+    /// Parameters with component references resolved (a reference's parameter located at the reference).
+    private static func resolve(_ items: [ArazzoReusable<ArazzoParameter>], in document: ArazzoDocument) -> [ArazzoParameter] {
+        items.compactMap { item in
+            switch item {
+            case .object(let parameter): return parameter
+            case .reference(let reference, _):
+                guard case .component(.parameters, let name)? =
+                    try? ArazzoExpression.parsingLeniently(reference.value).expression,
+                    var parameter = document.components.parameters.first(where: { $0.name.value == name })?.parameter
+                else { return nil }
+                parameter.name.location = reference.location
+                return parameter
+            }
+        }
+    }
+
+    private static func name(of operation: SourceOperation) -> String {
+        operation.id ?? "\(operation.method) \(operation.path)"
+    }
+
+    private mutating func warn(_ message: String, at location: SourceLocation) {
+        diagnostics.append(Diagnostic(.warning, .unreadableFile, message, at: location))
+    }
+}
