@@ -68,6 +68,19 @@ struct ArazzoOperationCheckTests {
         ])
     }
 
+    @Test func aResponseReadThatTheOperationsResponsesCannotHaveIsAnError() {
+        let typo = Self.document.replacingOccurrences(of: "outputs: { id: $response.body#/id }", with: "outputs: { id: $response.body#/nmae, city: $response.body#/address/city }")
+        #expect(findings(typo) == [
+            "error 11:39 '$response.body#/nmae' reads nothing from the response of step 'user' (operation 'getUser'): "
+                + "type 'shop.User' has no property 'nmae'; did you mean 'name'?",
+        ])
+        let criterion = Self.document.replacingOccurrences(
+            of: "        outputs: { id: $response.body#/id }",
+            with: "        outputs: { id: $response.body#/id }\n        successCriteria: [{ condition: $response.body#/address/zip != null }]")
+        #expect(findings(criterion).count == 1)
+        #expect(findings(criterion).first?.contains("'$response.body#/address/zip' reads nothing") == true)
+    }
+
     @Test func aSourceThatCannotBeReadLeavesItsOperationsUncheckedWithAWarning() {
         #expect(findings(Self.document, files: [:]) == [
             "warning 3:41 cannot read source 'shop' (cannot read 'flows/shop.yaml': no such file): the operations of "

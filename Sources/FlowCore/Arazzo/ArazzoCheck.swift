@@ -17,7 +17,8 @@ package enum ArazzoCheck {
         references.check(decoder.expressionUses)
         var found = decoder.diagnostics + references.diagnostics
         if let operations {
-            var check = ArazzoOperationCheck(document, loader: operations.loader, read: operations.read)
+            var check = ArazzoOperationCheck(
+                document, uses: decoder.expressionUses, loader: operations.loader, read: operations.read)
             check.check()
             found += check.diagnostics
         }

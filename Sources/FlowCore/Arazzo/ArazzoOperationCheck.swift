@@ -14,12 +14,18 @@ struct ArazzoOperationCheck {
     let document: ArazzoDocument
     let loader: SubWorkflowLoader
     let read: OperationSourceLoader
+    /// The runtime expressions of the document, to type-check those that read a step's response.
+    let uses: [ArazzoExpressionUse]
     private(set) var diagnostics: [Diagnostic] = []
     /// Each OpenAPI source's document, by source name; `nil` for one that could not be read.
     private var sources: [String: OperationSourceDocument?] = [:]
 
-    init(_ document: ArazzoDocument, loader: SubWorkflowLoader, read: @escaping OperationSourceLoader) {
+    init(
+        _ document: ArazzoDocument, uses: [ArazzoExpressionUse], loader: SubWorkflowLoader,
+        read: @escaping OperationSourceLoader
+    ) {
         self.document = document
+        self.uses = uses
         self.loader = loader
         self.read = read
     }
@@ -76,6 +82,7 @@ struct ArazzoOperationCheck {
 
     private mutating func check(_ step: ArazzoStep, in workflow: ArazzoWorkflow) {
         guard let (operation, source) = operation(of: step) else { return }
+        checkResponseReads(of: step, in: workflow, operation: operation, types: sources[source]??.types ?? [])
         let own = Self.resolve(step.parameters, in: document)
         let given = own + Self.resolve(workflow.parameters, in: document).filter { parameter in
             !own.contains { $0.name.value == parameter.name.value && $0.placement?.value == parameter.placement?.value }
@@ -115,6 +122,37 @@ struct ArazzoOperationCheck {
                         + "'\(required.name)' of operation '\(Self.name(of: operation))'",
                     at: step.id.location))
             }
+        }
+    }
+
+    /// Checks every `$response.body#/…` the step reads (in its outputs and criteria) against the success responses
+    /// of its operation, as flowrun checks a workflow's bindings: a pointer that no success response's schema can
+    /// reach is an error, with the closest property.
+    private mutating func checkResponseReads(
+        of step: ArazzoStep, in workflow: ArazzoWorkflow, operation: SourceOperation, types: [NamedType]
+    ) {
+        let success = operation.responses.filter { $0.status.value.isSuccess }
+        guard !success.isEmpty else { return }
+        let navigator = SchemaNavigator(types: Dictionary(types.map { ($0.name.value, $0.schema) }) { first, _ in first })
+        for use in uses where use.workflowID == workflow.id.value && use.stepID == step.id.value {
+            guard case .response(.body(let pointer?)) = use.expression, !pointer.tokens.isEmpty else { continue }
+            // Reported only when no success response has what the pointer reads.
+            var failures: [String] = []
+            for response in success {
+                guard case .missing(let message, _) = navigator.walk(pointer.tokens, in: response.schema) else {
+                    failures = []
+                    break
+                }
+                failures.append("\(response.status.value): \(message)")
+            }
+            guard !failures.isEmpty else { continue }
+            let detail = failures.count == 1
+                ? String(failures[0].drop { $0 != " " }.dropFirst()) : failures.joined(separator: "; ")
+            diagnostics.append(Diagnostic(
+                .error, .bindingTypeMismatch,
+                "'$response.body#\(pointer)' reads nothing from the response of step '\(step.id.value)' "
+                    + "(operation '\(Self.name(of: operation))'): \(detail)",
+                at: use.location.advanced(by: "$response.body#".count)))
         }
     }
 
