@@ -15,8 +15,10 @@ struct LintCommand: AsyncParsableCommand {
             a file are reported, not just the first.
 
             A file with a top-level 'arazzo' key is read as an Arazzo 1.0.x document and checked \
-            the same way: every object of the specification, criteria, runtime expressions and \
-            every reference across the document (docs/arazzo.md). --explain skips such files.
+            the same way: every object of the specification, criteria, runtime expressions, every \
+            reference across the document, and the operations its steps call in their OpenAPI \
+            sources, with what each step reads from its response (docs/arazzo.md). --explain \
+            skips such files.
 
             A folder is searched recursively for *.yaml and *.yml files; test files (*.test.yaml) \
             and mock stub files (*.mock.yaml) are skipped.
