@@ -9,7 +9,7 @@ enum OpenAPI30Decoding {
     /// The 3.0 document in `data`, as a 3.1 document.
     /// - Throws: The decoding error.
     static func decode(_ data: Data) throws -> OpenAPIKit.OpenAPI.Document {
-        let document = try JSONDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: data)
+        let document = try OpenAPIDocumentLoader.decoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: data)
         return document.convert(to: .v3_1_1)
     }
 }

@@ -47,10 +47,16 @@ struct OpenAPIDocumentLoader {
                 "unsupported OpenAPI version '\(version)'; flowrun reads OpenAPI 3.0.x, 3.1.x and 3.2.x documents",
                 at: versionNode.location))
         }
+        // OpenAPIKit decodes without specification extensions (see `decoder()`), which is also what made it report
+        // unknown keys: they are found here, each at its key.
+        var keys = OpenAPIKeyCheck()
+        keys.check(root)
+        if !keys.diagnostics.isEmpty { return OperationSourceDocument(diagnostics: keys.diagnostics) }
         let document: OpenAPI.Document
         do {
             let data = try JSONEncoder().encode(JSONValue(yaml: root))
-            document = is30 ? try OpenAPI30Decoding.decode(data) : try JSONDecoder().decode(OpenAPI.Document.self, from: data)
+            document = is30
+                ? try OpenAPI30Decoding.decode(data) : try Self.decoder().decode(OpenAPI.Document.self, from: data)
         } catch {
             let described = OpenAPI.Error(from: error)
             let location = tree.location(of: described.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue })
@@ -64,6 +70,17 @@ struct OpenAPIDocumentLoader {
 }
 
 extension OpenAPIDocumentLoader {
+    /// The decoder of OpenAPIKit's models, without specification extensions (`x-…`), which flowrun does not read:
+    /// decoding them decodes every member of every object once more as `AnyCodable`. With them, `flowrun lint` of
+    /// an Arazzo document over a 5,200-line OpenAPI document took 348 ms; without, 112 ms. ``OpenAPIKeyCheck``
+    /// finds the unknown keys that OpenAPIKit found while decoding them.
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        // OpenAPIKit30's key has the same raw value.
+        decoder.userInfo = [OpenAPIKit.VendorExtensionsConfiguration.enabledKey: false]
+        return decoder
+    }
+
     /// OpenAPIKit's message as one line of a diagnostic: its paragraphs joined, its Markdown emphasis dropped.
     static func oneLine(_ message: String) -> String {
         var text = message.replacingOccurrences(of: "**", with: "")

@@ -60,7 +60,8 @@ struct OpenAPICommandTests {
             of: "description: The note.", with: "descripton: The note."))
         let outcome = try await FlowRunProcess.run(["lint", "flows/notes.yaml"], in: folder.url)
         #expect(outcome.status == 1)
-        #expect(outcome.stdout.contains("flows/api/notes.openapi.yaml:14:11: error: invalid OpenAPI document: "),
+        #expect(outcome.stdout.contains(
+            "flows/api/notes.openapi.yaml:14:11: error: unknown key 'descripton' in a response; did you mean 'description'?"),
                 "\(outcome.stdout)")
         // The line of the document, with a caret under the column.
         #expect(outcome.stdout.contains("\n              descripton: The note.\n              ^\n"), "\(outcome.stdout)")
