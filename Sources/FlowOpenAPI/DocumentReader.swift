@@ -181,6 +181,9 @@ struct DocumentReader {
                 let entryPath = path + [String(index)]
                 guard let parameter = resolve(entry, at: entryPath, what: "parameter") else { continue }
                 let converted = convert(parameter, at: entryPath)
+                // OpenAPI: a header parameter named Accept, Content-Type or Authorization "SHALL be ignored"; the
+                // request's body and credentials set those fields.
+                if converted.isIgnoredHeader { continue }
                 // An operation's own parameter replaces the path item's of the same name and place.
                 result.removeAll { $0.name == converted.name && $0.placement == converted.placement }
                 result.append(converted)

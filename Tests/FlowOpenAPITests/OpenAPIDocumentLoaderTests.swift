@@ -187,6 +187,26 @@ struct OpenAPIDocumentLoaderTests {
         #expect(document.operations.count <= 1)
     }
 
+    @Test func headerParametersThatOpenAPISaysToIgnoreAreLeftOut() throws {
+        let document = load("""
+            openapi: 3.1.0
+            info: { title: Auth, version: '1' }
+            paths:
+              /token:
+                post:
+                  operationId: token
+                  parameters:
+                    - { name: Content-Type, in: header, required: true, schema: { type: string } }
+                    - { name: authorization, in: header, schema: { type: string } }
+                    - { name: Accept, in: header, schema: { type: string } }
+                    - { name: X-Client, in: header, required: true, schema: { type: string } }
+                  responses: { '200': { description: The token. } }
+            """)
+        #expect(document.diagnostics.isEmpty)
+        // A step need not give a required Content-Type: the body's kind sets it.
+        #expect(try #require(document.operations.first).parameters.map(\.name) == ["X-Client"])
+    }
+
     /// The Arazzo conformance examples' folder: `$FLOWRUN_CONFORMANCE_DIR/arazzo/examples`, or
     /// `../shared/conformance/arazzo/examples` beside the repository (as in CI).
     static let conformanceFolder: String = {

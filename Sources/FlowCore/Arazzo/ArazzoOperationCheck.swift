@@ -30,15 +30,6 @@ struct ArazzoOperationCheck {
         self.read = read
     }
 
-    /// Header parameters that OpenAPI says to ignore: the request's own fields, set by its body and credentials.
-    static let ignoredHeaders: Set<String> = ["accept", "content-type", "authorization"]
-
-    /// Whether an operation's parameter is one a step can send (OpenAPI ignores three header names).
-    static func counts(_ parameter: SourceParameter) -> Bool {
-        parameter.placement != .other
-            && !(parameter.placement == .header && ignoredHeaders.contains(parameter.name.lowercased()))
-    }
-
     mutating func check() {
         for source in document.sources where source.type?.value != "arazzo" {
             sources[source.name.value] = load(source)
@@ -91,7 +82,10 @@ struct ArazzoOperationCheck {
         // counted only towards what the operation requires.
         for parameter in own {
             guard let placement = parameter.placement else { continue }
-            if placement.value == "header", Self.ignoredHeaders.contains(parameter.name.value.lowercased()) { continue }
+            // The operation has none of these (OpenAPI says to ignore them); a step may still write one.
+            if placement.value == "header", SourceParameter.ignoredHeaderNames.contains(parameter.name.value.lowercased()) {
+                continue
+            }
             let matches = operation.parameters.filter {
                 $0.placement.rawValue == placement.value
                     && (placement.value == "header"
@@ -109,7 +103,7 @@ struct ArazzoOperationCheck {
                     + "'\(parameter.name.value)'" + hint,
                 at: parameter.name.location))
         }
-        for required in operation.parameters where required.required && Self.counts(required) {
+        for required in operation.parameters where required.required && required.placement != .other {
             let isGiven = given.contains {
                 $0.placement?.value == required.placement.rawValue
                     && (required.placement == .header

@@ -36,3 +36,14 @@ package struct SourceParameter: Sendable {
         self.location = location
     }
 }
+
+extension SourceParameter {
+    /// The header names whose parameters OpenAPI says to ignore (3.0 and 3.1, "Parameter Object"): the request's
+    /// own fields, which its body and credentials set.
+    package static let ignoredHeaderNames: Set<String> = ["accept", "content-type", "authorization"]
+
+    /// Whether this is a header parameter OpenAPI says to ignore.
+    package var isIgnoredHeader: Bool {
+        placement == .header && Self.ignoredHeaderNames.contains(name.lowercased())
+    }
+}
