@@ -84,6 +84,28 @@ struct ArazzoLintCommandTests {
             "pets.arazzo.yaml:9:22: error: source 'petstore' has no operation 'getPetByNo'; did you mean 'getPetById'?"))
     }
 
+    @Test func sourceGivesALocalCopyOfARemoteSource() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("copies/petstore.yaml", Self.openAPI)
+        let remote = Self.document
+            .replacingOccurrences(of: "url: ./petstore.openapi.yaml", with: "url: https://petstore.example/openapi.yaml")
+            .replacingOccurrences(of: "operationId: getPetById", with: "operationId: getPetByNo")
+        try folder.write("pets.arazzo.yaml", remote)
+        let unchecked = try await FlowRunProcess.run(["lint", "pets.arazzo.yaml"], in: folder.url)
+        #expect(unchecked.status == 0)
+        #expect(unchecked.stdout.contains(
+            "warning: source 'petstore' is a remote URL, which flowrun does not fetch: the operations of its steps are "
+                + "not checked; point 'url' at a local copy, or give one with --source petstore=<path>, to check them"))
+        let checked = try await FlowRunProcess.run(
+            ["lint", "--source", "petstore=copies/petstore.yaml", "pets.arazzo.yaml"], in: folder.url)
+        #expect(checked.status == 1)
+        #expect(checked.stdout.hasPrefix(
+            "pets.arazzo.yaml:9:22: error: source 'petstore' has no operation 'getPetByNo'; did you mean 'getPetById'?"))
+        let malformed = try await FlowRunProcess.run(["lint", "--source", "petstore", "pets.arazzo.yaml"], in: folder.url)
+        #expect(malformed.status == 2)
+        #expect(malformed.stderr.contains("--source takes NAME=PATH"))
+    }
+
     @Test func runAndTestSayTheyCannotRunAnArazzoDocumentYet() async throws {
         let folder = try TemporaryFolder()
         try folder.write("petstore.openapi.yaml", Self.openAPI)

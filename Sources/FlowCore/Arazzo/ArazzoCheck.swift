@@ -6,10 +6,11 @@ package enum ArazzoCheck {
         check(root, path: path, operations: nil)
     }
 
-    /// Decodes and checks the document, and with `operations` (the compilation's file loader and an OpenAPI reader)
-    /// also the operations its steps call (``ArazzoOperationCheck``).
+    /// Decodes and checks the document, and with `operations` (the compilation's file loader, an OpenAPI reader and
+    /// local copies of sources by name) also the operations its steps call (``ArazzoOperationCheck``).
     static func check(
-        _ root: YAMLNode, path: String, operations: (loader: SubWorkflowLoader, read: OperationSourceLoader)?
+        _ root: YAMLNode, path: String,
+        operations: (loader: SubWorkflowLoader, read: OperationSourceLoader, copies: [String: String])?
     ) -> (document: ArazzoDocument, diagnostics: [Diagnostic]) {
         var decoder = ArazzoDecoder()
         let document = decoder.decode(root, path: path)
@@ -18,7 +19,8 @@ package enum ArazzoCheck {
         var found = decoder.diagnostics + references.diagnostics
         if let operations {
             var check = ArazzoOperationCheck(
-                document, uses: decoder.expressionUses, loader: operations.loader, read: operations.read)
+                document, uses: decoder.expressionUses, loader: operations.loader, read: operations.read,
+                copies: operations.copies)
             check.check()
             found += check.diagnostics
         }

@@ -16,16 +16,19 @@ struct ArazzoOperationCheck {
     let read: OperationSourceLoader
     /// The runtime expressions of the document, to type-check those that read a step's response.
     let uses: [ArazzoExpressionUse]
+    /// Local copies of sources, by source name: read instead of the source's `url` (`flowrun lint --source`).
+    let copies: [String: String]
     private(set) var diagnostics: [Diagnostic] = []
     /// Each OpenAPI source's document, by source name; `nil` for one that could not be read.
     private var sources: [String: OperationSourceDocument?] = [:]
 
     init(
         _ document: ArazzoDocument, uses: [ArazzoExpressionUse], loader: SubWorkflowLoader,
-        read: @escaping OperationSourceLoader
+        read: @escaping OperationSourceLoader, copies: [String: String] = [:]
     ) {
         self.document = document
         self.uses = uses
+        self.copies = copies
         self.loader = loader
         self.read = read
     }
@@ -43,12 +46,17 @@ struct ArazzoOperationCheck {
 
     private mutating func load(_ source: ArazzoDocument.Source) -> OperationSourceDocument? {
         let url = source.url.value
-        if url.hasPrefix("http://") || url.hasPrefix("https://") {
+        let path: String
+        if let copy = copies[source.name.value] {
+            path = copy  // As the user gave it: relative to the current directory.
+        } else if url.hasPrefix("http://") || url.hasPrefix("https://") {
             warn("source '\(source.name.value)' is a remote URL, which flowrun does not fetch: the operations of its "
-                     + "steps are not checked; point 'url' at a local copy to check them", at: source.url.location)
+                     + "steps are not checked; point 'url' at a local copy, or give one with "
+                     + "--source \(source.name.value)=<path>, to check them", at: source.url.location)
             return nil
+        } else {
+            path = SubWorkflowLoader.resolve(url.hasPrefix("file://") ? String(url.dropFirst(7)) : url, from: document.path)
         }
-        let path = SubWorkflowLoader.resolve(url.hasPrefix("file://") ? String(url.dropFirst(7)) : url, from: document.path)
         let prefix = source.name.value + "."
         switch loader.document(path, typePrefix: prefix, read: { read($0, path, prefix) }) {
         case .failure(let failure):

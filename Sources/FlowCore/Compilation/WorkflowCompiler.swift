@@ -46,6 +46,10 @@ public struct WorkflowCompiler: Sendable {
     /// and a workflow with `openapi:` is then refused. FlowOpenAPI's `WorkflowCompiler.withOpenAPI()` sets it.
     package var operationSourceLoader: OperationSourceLoader?
 
+    /// Local copies of an Arazzo document's source descriptions, by source name: the path to read instead of the
+    /// source's `url` (a remote one, which flowrun does not fetch, or one that moved). `flowrun lint --source` sets it.
+    package var sourceDescriptionCopies: [String: String] = [:]
+
     /// Creates a compiler.
     /// - Parameter loaderLimits: The limits on file size, nesting depth and alias expansion.
     public init(loaderLimits: YAMLLoader.Limits = .default) {
@@ -81,7 +85,7 @@ public struct WorkflowCompiler: Sendable {
             return Result(plan: nil, diagnostics: [Diagnostic(error)])
         }
         if ArazzoDecoder.isArazzoDocument(root) {
-            let operations = operationSourceLoader.map { (loader: loader, read: $0) }
+            let operations = operationSourceLoader.map { (loader: loader, read: $0, copies: sourceDescriptionCopies) }
             return Result(
                 plan: nil, diagnostics: ArazzoCheck.check(root, path: path, operations: operations).diagnostics,
                 kind: .arazzo)

@@ -80,15 +80,38 @@ struct LintCommand: AsyncParsableCommand {
             valueName: "n"))
     var maxFindings = DiagnosticPrinter.defaultMaxFindings
 
+    @Option(
+        name: .customLong("source"),
+        help: ArgumentHelp(
+            "A local copy of an Arazzo document's source description, read instead of its url.",
+            discussion: """
+                NAME is the source's 'name' in sourceDescriptions, PATH a file relative to the current \
+                directory: flowrun does not fetch remote documents, so --source lets lint check the \
+                operations of a source whose url is remote. Repeatable.
+                """,
+            valueName: "name=path"))
+    var sources: [String] = []
+
+    /// ``sources`` by source name.
+    var sourceCopies: [String: String] {
+        Dictionary(sources.compactMap { entry in
+            entry.firstIndex(of: "=").map { (String(entry[..<$0]), String(entry[entry.index(after: $0)...])) }
+        }) { _, last in last }
+    }
+
     func validate() throws {
         if paths.isEmpty { throw ValidationError("Name at least one workflow file or folder.") }
+        for entry in sources {
+            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex, entry.index(after: equals) != entry.endIndex
+            else { throw ValidationError("--source takes NAME=PATH, as in --source petstore=./petstore.openapi.yaml; got '\(entry)'.") }
+        }
         if maxFindings < 0 { throw ValidationError("--max-findings takes 0 (all) or a positive number.") }
     }
 
     func run() async throws {
         let files = try WorkflowFileFinder(excludes: excludes).filesOrExit(
             in: paths, command: "flowrun lint", kind: "workflow files (*.yaml, *.yml)")
-        let reports = await Self.lint(files, explain: explain)
+        let reports = await Self.lint(files, explain: explain, sourceCopies: sourceCopies)
         let printer = DiagnosticPrinter(
             format: format, color: format == .human && Terminal.isColorTerminal(STDOUT_FILENO),
             showsSummary: !quiet, explains: explain, strict: strict, maxFindings: maxFindings)
@@ -106,8 +129,15 @@ struct LintCommand: AsyncParsableCommand {
     /// - Parameters:
     ///   - files: The workflow files.
     ///   - explain: Whether to analyse the policies of the files without errors.
-    static func lint(_ files: [String], explain: Bool = false) async -> [DiagnosticPrinter.FileReport] {
-        let compiler = WorkflowCompiler().withOpenAPI()
+    ///   - sourceCopies: Local copies of Arazzo source descriptions, by source name (`--source`).
+    static func lint(_ files: [String], explain: Bool = false, sourceCopies: [String: String] = [:]) async
+        -> [DiagnosticPrinter.FileReport]
+    {
+        let compiler = {
+            var compiler = WorkflowCompiler().withOpenAPI()
+            compiler.sourceDescriptionCopies = sourceCopies
+            return compiler
+        }()
         let limit = compiler.loaderLimits.maxFileSize
         return await files.concurrentMap { path -> DiagnosticPrinter.FileReport in
             switch SourceFile.read(path, limit: limit) {
