@@ -81,6 +81,21 @@ struct ArazzoOperationCheckTests {
         #expect(findings(criterion).first?.contains("'$response.body#/address/zip' reads nothing") == true)
     }
 
+    @Test func aLiteralTheParameterCannotTakeIsAnError() {
+        #expect(findings(Self.document.replacingOccurrences(of: "{ name: limit, in: query, value: 10 }", with: "{ name: limit, in: query, value: lots }")) == [])
+        // A workflow's parameters apply to every step and are not checked against each operation; a step's own are.
+        let own = Self.document.replacingOccurrences(
+            of: "- { name: x-request-id, in: header, value: r-1 }",
+            with: "- { name: x-request-id, in: header, value: r-1 }\n          - { name: limit, in: query, value: lots }")
+        #expect(findings(own) == [
+            "error 17:46 query parameter 'limit' of operation 'listOrders' does not accept this value: expected an "
+                + "integer, found the string \"lots\"",
+        ])
+        // Sent as text, a number fits a string parameter; an expression is left to run time.
+        let fits = Self.document.replacingOccurrences(of: "{ name: userId, in: path, value: u-1 }", with: "{ name: userId, in: path, value: 7 }")
+        #expect(findings(fits) == [])
+    }
+
     @Test func aSourceThatCannotBeReadLeavesItsOperationsUncheckedWithAWarning() {
         #expect(findings(Self.document, files: [:]) == [
             "warning 3:41 cannot read source 'shop' (cannot read 'flows/shop.yaml': no such file): the operations of "

@@ -99,7 +99,10 @@ struct ArazzoOperationCheck {
                     && (placement.value == "header"
                         ? $0.name.lowercased() == parameter.name.value.lowercased() : $0.name == parameter.name.value)
             }
-            guard matches.isEmpty else { continue }
+            if let declared = matches.first {
+                checkLiteral(parameter, against: declared, of: operation, types: sources[source]??.types ?? [])
+                continue
+            }
             let candidates = operation.parameters.map(\.name)
             let elsewhere = operation.parameters.first { $0.name == parameter.name.value }
             let hint = elsewhere.map { "; it has a \($0.placement.rawValue) parameter of that name" }
@@ -125,6 +128,30 @@ struct ArazzoOperationCheck {
                     at: step.id.location))
             }
         }
+    }
+
+    /// Reports a literal parameter value that the operation's parameter cannot take, as flowrun reports one in an
+    /// `operation:` step; a value with a runtime expression is left to run time.
+    private mutating func checkLiteral(
+        _ parameter: ArazzoParameter, against declared: SourceParameter, of operation: SourceOperation,
+        types: [NamedType]
+    ) {
+        guard let schema = declared.schema, !Self.holdsExpression(parameter.value) else { return }
+        let navigator = SchemaNavigator(types: Dictionary(types.map { ($0.name.value, $0.schema) }) { first, _ in first })
+        guard let failure = navigator.parameterLiteralFailure(JSONValue(yaml: parameter.value), against: schema, formats: .hint)
+        else { return }
+        diagnostics.append(Diagnostic(
+            .error, .bindingTypeMismatch,
+            "\(declared.placement.rawValue) parameter '\(declared.name)' of operation '\(Self.name(of: operation))' "
+                + "does not accept this value: \(failure.message)",
+            at: parameter.value.location))
+    }
+
+    /// Whether a value is or holds a runtime expression (`$…`, or `{$…}` in a string), at any depth.
+    private static func holdsExpression(_ node: YAMLNode) -> Bool {
+        if let scalar = node.scalar, case .string(let text) = scalar.value, text.contains("$") { return true }
+        return (node.sequence ?? []).contains(where: holdsExpression)
+            || (node.mapping ?? []).contains { holdsExpression($0.value) }
     }
 
     /// Checks every `$response.body#/…` the step reads (in its outputs and criteria) against the success responses

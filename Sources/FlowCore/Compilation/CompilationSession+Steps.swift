@@ -93,25 +93,9 @@ extension CompilationSession {
         let expected = navigator.resolve(parameter.schema) ?? parameter.schema
         let itemType = expected.types == [.array] ? expected.items.map { navigator.resolve($0) ?? $0 } : nil
         if case .literal(let value) = parameter.binding.value {
-            // A mapping, or a list where no list goes, is reported by where the value goes (a path, a header).
-            if case .object = value { return }
-            if case .array = value, itemType == nil { return }
-            let validator = JSONSchemaValidator(types: navigator.types, formats: workflow.validation.formats)
-            // Every value is sent as text: `version: 2` fits a string parameter as "2".
-            func asSent(_ value: JSONValue, for schema: JSONSchema?) -> JSONValue {
-                guard let types = schema?.types, types.contains(.string), !value.isContainer, value != .null,
-                    let own = JSONSchema.TypeName(rawValue: value.typeName),
-                    !types.contains(own), !(own == .integer && types.contains(.number))
-                else { return value }
-                return .string(value.interpolationText)
-            }
-            let checked: JSONValue =
-                switch value {
-                case .array(let elements): .array(elements.map { asSent($0, for: itemType) })
-                case _ where itemType != nil: .array([asSent(value, for: itemType)])
-                default: asSent(value, for: expected)
-                }
-            if let failure = validator.validate(checked, against: expected, maxFailures: 1).first {
+            if let failure = navigator.parameterLiteralFailure(
+                value, against: parameter.schema, formats: workflow.validation.formats)
+            {
                 error(.bindingTypeMismatch,
                       "\(parameter.label) does not accept this value: \(failure.message)",
                       at: parameter.binding.name.location)
