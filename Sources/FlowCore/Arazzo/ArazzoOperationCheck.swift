@@ -21,6 +21,10 @@ struct ArazzoOperationCheck {
     private(set) var diagnostics: [Diagnostic] = []
     /// Each OpenAPI source's document, by source name; `nil` for one that could not be read.
     private var sources: [String: OperationSourceDocument?] = [:]
+    /// Each readable source's named schemas, made once: the navigator every check of its operations walks.
+    private var navigators: [String: SchemaNavigator] = [:]
+    /// The response reads (`$response.body#/…` with a pointer) of each step, by workflow and step id.
+    private var responseReads: [String: [(pointer: JSONPointer, location: SourceLocation)]] = [:]
 
     init(
         _ document: ArazzoDocument, uses: [ArazzoExpressionUse], loader: SubWorkflowLoader,
@@ -35,7 +39,18 @@ struct ArazzoOperationCheck {
 
     mutating func check() {
         for source in document.sources where source.type?.value != "arazzo" {
-            sources[source.name.value] = load(source)
+            let loaded = load(source)
+            sources[source.name.value] = loaded
+            if let loaded {
+                navigators[source.name.value] = SchemaNavigator(
+                    types: Dictionary(loaded.types.map { ($0.name.value, $0.schema) }) { first, _ in first })
+            }
+        }
+        for use in uses {
+            guard let workflowID = use.workflowID, let stepID = use.stepID,
+                case .response(.body(let pointer?)) = use.expression, !pointer.tokens.isEmpty
+            else { continue }
+            responseReads[Self.key(workflowID, stepID), default: []].append((pointer, use.location))
         }
         for workflow in document.workflows {
             for step in workflow.steps { check(step, in: workflow) }
@@ -81,7 +96,8 @@ struct ArazzoOperationCheck {
 
     private mutating func check(_ step: ArazzoStep, in workflow: ArazzoWorkflow) {
         guard let (operation, source) = operation(of: step) else { return }
-        checkResponseReads(of: step, in: workflow, operation: operation, types: sources[source]??.types ?? [])
+        guard let navigator = navigators[source] else { return }
+        checkResponseReads(of: step, in: workflow, operation: operation, navigator: navigator)
         let own = Self.resolve(step.parameters, in: document)
         let given = own + Self.resolve(workflow.parameters, in: document).filter { parameter in
             !own.contains { $0.name.value == parameter.name.value && $0.placement?.value == parameter.placement?.value }
@@ -100,7 +116,7 @@ struct ArazzoOperationCheck {
                         ? $0.name.lowercased() == parameter.name.value.lowercased() : $0.name == parameter.name.value)
             }
             if let declared = matches.first {
-                checkLiteral(parameter, against: declared, of: operation, types: sources[source]??.types ?? [])
+                checkLiteral(parameter, against: declared, of: operation, navigator: navigator)
                 continue
             }
             let candidates = operation.parameters.map(\.name)
@@ -134,10 +150,9 @@ struct ArazzoOperationCheck {
     /// `operation:` step; a value with a runtime expression is left to run time.
     private mutating func checkLiteral(
         _ parameter: ArazzoParameter, against declared: SourceParameter, of operation: SourceOperation,
-        types: [NamedType]
+        navigator: SchemaNavigator
     ) {
         guard let schema = declared.schema, !Self.holdsExpression(parameter.value) else { return }
-        let navigator = SchemaNavigator(types: Dictionary(types.map { ($0.name.value, $0.schema) }) { first, _ in first })
         guard let failure = navigator.parameterLiteralFailure(JSONValue(yaml: parameter.value), against: schema, formats: .hint)
         else { return }
         diagnostics.append(Diagnostic(
@@ -158,13 +173,11 @@ struct ArazzoOperationCheck {
     /// of its operation, as flowrun checks a workflow's bindings: a pointer that no success response's schema can
     /// reach is an error, with the closest property.
     private mutating func checkResponseReads(
-        of step: ArazzoStep, in workflow: ArazzoWorkflow, operation: SourceOperation, types: [NamedType]
+        of step: ArazzoStep, in workflow: ArazzoWorkflow, operation: SourceOperation, navigator: SchemaNavigator
     ) {
         let success = operation.responses.filter { $0.status.value.isSuccess }
         guard !success.isEmpty else { return }
-        let navigator = SchemaNavigator(types: Dictionary(types.map { ($0.name.value, $0.schema) }) { first, _ in first })
-        for use in uses where use.workflowID == workflow.id.value && use.stepID == step.id.value {
-            guard case .response(.body(let pointer?)) = use.expression, !pointer.tokens.isEmpty else { continue }
+        for (pointer, location) in responseReads[Self.key(workflow.id.value, step.id.value)] ?? [] {
             // Reported only when no success response has what the pointer reads.
             var failures: [String] = []
             for response in success {
@@ -181,7 +194,7 @@ struct ArazzoOperationCheck {
                 .error, .bindingTypeMismatch,
                 "'$response.body#\(pointer)' reads nothing from the response of step '\(step.id.value)' "
                     + "(operation '\(Self.name(of: operation))'): \(detail)",
-                at: use.location.advanced(by: "$response.body#".count)))
+                at: location.advanced(by: "$response.body#".count)))
         }
     }
 
@@ -262,6 +275,9 @@ struct ArazzoOperationCheck {
             }
         }
     }
+
+    /// The key of a step in ``responseReads``.
+    private static func key(_ workflowID: String, _ stepID: String) -> String { workflowID + "\u{0}" + stepID }
 
     private static func name(of operation: SourceOperation) -> String {
         operation.id ?? "\(operation.method) \(operation.path)"
