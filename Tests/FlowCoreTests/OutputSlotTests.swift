@@ -98,9 +98,11 @@ struct OutputSlotTests {
                     && !$0.hasSuffix(".openapi.yaml")
             }
         #expect(files.count >= 10)
+        var compiler = WorkflowCompiler().withOpenAPI()
+        compiler.compilesArazzo = true
         for file in files {
             let path = folder.appendingPathComponent(file).path
-            let compiled = try WorkflowCompiler().withOpenAPI().compile(yaml: String(contentsOfFile: path, encoding: .utf8), path: path)
+            let compiled = try compiler.compile(yaml: String(contentsOfFile: path, encoding: .utf8), path: path)
             expectEveryStepOutputResolved(compiled, file)
         }
     }

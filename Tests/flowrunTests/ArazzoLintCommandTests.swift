@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `flowrun lint` on Arazzo documents, and the commands that cannot run one yet saying so.
+/// `flowrun lint` on Arazzo documents.
 struct ArazzoLintCommandTests {
     static let document = """
         arazzo: 1.0.1
@@ -104,22 +104,5 @@ struct ArazzoLintCommandTests {
         let malformed = try await FlowRunProcess.run(["lint", "--source", "petstore", "pets.arazzo.yaml"], in: folder.url)
         #expect(malformed.status == 2)
         #expect(malformed.stderr.contains("--source takes NAME=PATH"))
-    }
-
-    @Test func runAndTestSayTheyCannotRunAnArazzoDocumentYet() async throws {
-        let folder = try TemporaryFolder()
-        try folder.write("petstore.openapi.yaml", Self.openAPI)
-        let path = try folder.write("pets.arazzo.yaml", Self.document)
-        let run = try await FlowRunProcess.run(["run", path])
-        #expect(run.status == 2)
-        #expect(run.stderr.contains("is an Arazzo document: 'flowrun lint' checks it, but this flowrun cannot run one yet"))
-        let test = try folder.write("pets.test.yaml", """
-            flowrun-test: 1
-            workflow: pets.arazzo.yaml
-            tests: [{ name: finds, expect: { outputs: { name: x } } }]
-            """)
-        let tested = try await FlowRunProcess.run(["test", test])
-        #expect(tested.status != 0)
-        #expect((tested.stdout + tested.stderr).contains("cannot test one yet"))
     }
 }

@@ -25,12 +25,12 @@ enum SchemaFormat: String, CaseIterable, Sendable {
     var schemaPath: String { root.appendingPathComponent("schemas/\(rawValue).schema.json").path }
 
     /// Whether a file of this name is of this format: `*.mock.yaml`, `*.test.yaml`, or any other `*.yaml` but an
-    /// OpenAPI document (`*.openapi.yaml`).
+    /// OpenAPI document (`*.openapi.yaml`) or an Arazzo document (`*.arazzo.yaml`), whose schemas are their own.
     func names(_ file: String) -> Bool {
         switch self {
         case .workflow:
             file.hasSuffix(".yaml") && !file.hasSuffix(".mock.yaml") && !file.hasSuffix(".test.yaml")
-                && !file.hasSuffix(".openapi.yaml")
+                && !file.hasSuffix(".openapi.yaml") && !file.hasSuffix(".arazzo.yaml")
         case .mock: file.hasSuffix(".mock.yaml")
         case .test: file.hasSuffix(".test.yaml")
         }

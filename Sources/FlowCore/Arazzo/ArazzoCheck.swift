@@ -12,6 +12,25 @@ package enum ArazzoCheck {
         _ root: YAMLNode, path: String,
         operations: (loader: SubWorkflowLoader, read: OperationSourceLoader, copies: [String: String])?
     ) -> (document: ArazzoDocument, diagnostics: [Diagnostic]) {
+        let checked = checkForLowering(root, path: path, operations: operations)
+        return (checked.document, checked.diagnostics)
+    }
+
+    /// What checking a document found, with what lowering one of its workflows needs.
+    struct Checked {
+        var document: ArazzoDocument
+        var diagnostics: [Diagnostic]
+        /// The operation each step calls, as ``ArazzoOperationCheck/resolved`` gives it.
+        var operations: [String: (source: String, pointer: String)] = [:]
+        /// The absolute path of each readable source's document, by source name.
+        var sourcePaths: [String: String] = [:]
+    }
+
+    /// Checks the document as ``check(_:path:operations:)`` does, keeping the operations its steps resolved to.
+    static func checkForLowering(
+        _ root: YAMLNode, path: String,
+        operations: (loader: SubWorkflowLoader, read: OperationSourceLoader, copies: [String: String])?
+    ) -> Checked {
         var decoder = ArazzoDecoder()
         let document = decoder.decode(root, path: path)
         var references = ArazzoReferenceCheck(document)
@@ -23,7 +42,10 @@ package enum ArazzoCheck {
                 copies: operations.copies)
             check.check()
             found += check.diagnostics
+            return Checked(
+                document: document, diagnostics: Diagnostic.sortedByLocation(found), operations: check.resolved,
+                sourcePaths: check.sourcePaths)
         }
-        return (document, Diagnostic.sortedByLocation(found))
+        return Checked(document: document, diagnostics: Diagnostic.sortedByLocation(found))
     }
 }

@@ -19,6 +19,11 @@ struct ArazzoOperationCheck {
     /// Local copies of sources, by source name: read instead of the source's `url` (`flowrun lint --source`).
     let copies: [String: String]
     private(set) var diagnostics: [Diagnostic] = []
+    /// The operation each step calls, by ``key(_:_:)`` of its workflow and step: its source's name and the
+    /// operation's JSON pointer in the source's document. What ``ArazzoLowering`` makes the step call.
+    private(set) var resolved: [String: (source: String, pointer: String)] = [:]
+    /// The absolute path of each source's document that could be read, by source name.
+    private(set) var sourcePaths: [String: String] = [:]
     /// Each OpenAPI source's document, by source name; `nil` for one that could not be read.
     private var sources: [String: OperationSourceDocument?] = [:]
     /// Each readable source's named schemas, made once: the navigator every check of its operations walks.
@@ -79,6 +84,7 @@ struct ArazzoOperationCheck {
                      + "checked", at: source.url.location)
             return nil
         case .success(let loaded):
+            sourcePaths[source.name.value] = SubWorkflowLoader.canonical(path)
             diagnostics += loaded.diagnostics
             guard !loaded.diagnostics.contains(where: { $0.severity == .error }) else {
                 diagnostics.append(Diagnostic(
@@ -96,10 +102,11 @@ struct ArazzoOperationCheck {
 
     private mutating func check(_ step: ArazzoStep, in workflow: ArazzoWorkflow) {
         guard let (operation, source) = operation(of: step) else { return }
+        resolved[Self.key(workflow.id.value, step.id.value)] = (source, operation.pointer)
         guard let navigator = navigators[source] else { return }
         checkResponseReads(of: step, in: workflow, operation: operation, navigator: navigator)
-        let own = Self.resolve(step.parameters, in: document)
-        let given = own + Self.resolve(workflow.parameters, in: document).filter { parameter in
+        let own = ArazzoLowering.resolve(step.parameters, in: document)
+        let given = own + ArazzoLowering.resolve(workflow.parameters, in: document).filter { parameter in
             !own.contains { $0.name.value == parameter.name.value && $0.placement?.value == parameter.placement?.value }
         }
         // The step's own parameters must belong to its operation; its workflow's apply to every step, and are
@@ -260,24 +267,8 @@ struct ArazzoOperationCheck {
         }
     }
 
-    /// Parameters with component references resolved (a reference's parameter located at the reference).
-    private static func resolve(_ items: [ArazzoReusable<ArazzoParameter>], in document: ArazzoDocument) -> [ArazzoParameter] {
-        items.compactMap { item in
-            switch item {
-            case .object(let parameter): return parameter
-            case .reference(let reference, _):
-                guard case .component(.parameters, let name)? =
-                    try? ArazzoExpression.parsingLeniently(reference.value).expression,
-                    var parameter = document.components.parameters.first(where: { $0.name.value == name })?.parameter
-                else { return nil }
-                parameter.name.location = reference.location
-                return parameter
-            }
-        }
-    }
-
     /// The key of a step in ``responseReads``.
-    private static func key(_ workflowID: String, _ stepID: String) -> String { workflowID + "\u{0}" + stepID }
+    static func key(_ workflowID: String, _ stepID: String) -> String { workflowID + "\u{0}" + stepID }
 
     private static func name(of operation: SourceOperation) -> String {
         operation.id ?? "\(operation.method) \(operation.path)"

@@ -56,6 +56,8 @@ extension CompilationSession {
                 }
                 _ = checkTemplate(binding.value, in: context, placement: .value, at: binding.name.location)
             }
+        case .fail:
+            break
         }
     }
 

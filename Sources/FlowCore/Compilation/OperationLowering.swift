@@ -273,8 +273,10 @@ struct OperationLowering {
             let found = document.servers.first.map { "its first server URL is '\($0)', which is not an absolute "
                 + "http(s) URL" } ?? "it declares no servers"
             error(.unknownReference,
-                  "OpenAPI document '\(name)' gives no server to send its operations to (\(found)); declare one "
-                      + "under 'servers:' named '\(name)', or give the step a 'server:'",
+                  "OpenAPI document '\(name)' gives no server to send its operations to (\(found)); "
+                      + (workflow.arazzoWorkflowID != nil
+                          ? "give its base URL with --server \(name)=URL"
+                          : "declare one under 'servers:' named '\(name)', or give the step a 'server:'"),
                   at: location)
             return nil
         }
@@ -388,10 +390,29 @@ struct OperationLowering {
         of operation: SourceOperation, _ call: OperationCall, label: String, into request: inout Request
     ) {
         var given: Set<String> = []
-        for binding in call.parameters {
+        for (position, binding) in call.parameters.enumerated() {
             let name = binding.name.value
             given.insert(name)
-            guard let parameter = operation.parameters.first(where: { $0.name == name }) else {
+            let written = call.arazzoPlacements?[position]
+            let declared = operation.parameters.first { parameter in
+                guard parameter.name == name || (parameter.placement == .header && parameter.name.lowercased() == name.lowercased()) else { return false }
+                return written.map { parameter.placement.rawValue == $0 } ?? (parameter.name == name)
+            }
+            guard let parameter = declared else {
+                if let written {
+                    // Arazzo sends it where its `in` says; ArazzoOperationCheck has warned that the operation
+                    // does not declare it.
+                    switch written {
+                    case "header": request.headers.append(binding)
+                    case "query": request.query.append(binding)
+                    default:
+                        error(.unsupported,
+                              "parameter '\(name)' (in: \(written)) is not a parameter of \(label), so flowrun cannot "
+                                  + "place it in the request",
+                              at: binding.name.location)
+                    }
+                    continue
+                }
                 let names = operation.parameters.map(\.name)
                 let hint = names.isEmpty ? "; it has no parameters" : Suggestion.didYouMean(name, in: names)
                 error(.unknownReference, "\(label) has no parameter '\(name)'\(hint)", at: binding.name.location)
@@ -433,6 +454,7 @@ struct OperationLowering {
                       at: binding.name.location)
             }
         }
+        guard call.arazzoPlacements == nil else { return }
         for parameter in operation.parameters where parameter.required && !given.contains(parameter.name) {
             error(.missingKey,
                   "\(label) needs its \(parameter.placement.rawValue) parameter '\(parameter.name)'; give it under "
@@ -481,11 +503,16 @@ struct OperationLowering {
         of operation: SourceOperation, _ call: OperationCall, label: String, into request: inout Request
     ) {
         guard let body = call.body else {
-            if let declared = operation.body, declared.required {
+            if call.arazzoPlacements == nil, let declared = operation.body, declared.required {
                 error(.missingKey,
                       "\(label) needs a request body; give it with \(Self.bodyKeys(accepting: declared.contentTypes))",
                       at: call.reference.location)
             }
+            return
+        }
+        guard call.arazzoPlacements == nil else {
+            // Arazzo sends the body as the step writes it.
+            request.body = body
             return
         }
         guard let declared = operation.body else {

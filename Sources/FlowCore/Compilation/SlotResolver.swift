@@ -55,6 +55,7 @@ struct SlotResolver {
         resolve(&request.path)
         resolve(&request.query)
         resolve(&request.headers)
+        for index in request.parameterTypes.indices { resolve(&request.parameterTypes[index].binding.value) }
         switch request.body {
         case .json(var template, let location)?:
             resolve(&template)
@@ -99,7 +100,7 @@ struct SlotResolver {
             case .end(var bindings):
                 resolve(&bindings)
                 rules[index].action = .end(bindings)
-            case .goto, .run:
+            case .goto, .run, .fail:
                 break
             }
         }

@@ -50,6 +50,19 @@ public struct WorkflowCompiler: Sendable {
     /// source's `url` (a remote one, which flowrun does not fetch, or one that moved). `flowrun lint --source` sets it.
     package var sourceDescriptionCopies: [String: String] = [:]
 
+    /// Which workflow of an Arazzo document becomes the plan; when `nil`, the document's only one, and a document
+    /// with several gets no plan (each is still checked). `flowrun run --workflow` sets it.
+    package var arazzoWorkflowID: String?
+
+    /// Base URLs by Arazzo source name, used instead of the first server of the source's OpenAPI document.
+    /// `flowrun run --server NAME=URL` sets it.
+    package var arazzoServerURLs: [String: String] = [:]
+
+    /// Whether an Arazzo document's workflows are lowered and compiled into a plan, as `run`, `test` and `graph`
+    /// need; `lint` checks the document as Arazzo alone (a document can be valid Arazzo that this flowrun cannot
+    /// run as it is: remote sources, a server to name, …).
+    package var compilesArazzo = false
+
     /// Creates a compiler.
     /// - Parameter loaderLimits: The limits on file size, nesting depth and alias expansion.
     public init(loaderLimits: YAMLLoader.Limits = .default) {
@@ -84,12 +97,7 @@ public struct WorkflowCompiler: Sendable {
         } catch {
             return Result(plan: nil, diagnostics: [Diagnostic(error)])
         }
-        if ArazzoDecoder.isArazzoDocument(root) {
-            let operations = operationSourceLoader.map { (loader: loader, read: $0, copies: sourceDescriptionCopies) }
-            return Result(
-                plan: nil, diagnostics: ArazzoCheck.check(root, path: path, operations: operations).diagnostics,
-                kind: .arazzo)
-        }
+        if ArazzoDecoder.isArazzoDocument(root) { return checkArazzo(root, path: path, loader: loader) }
         var decoder = WorkflowDecoder()
         let workflow = decoder.decode(root, path: path)
         return check(workflow, decodingDiagnostics: decoder.diagnostics, loader: loader)
@@ -120,6 +128,40 @@ public struct WorkflowCompiler: Sendable {
         return Result(plan: hasErrors ? nil : plan, diagnostics: diagnostics)
     }
 
+    /// Checks an Arazzo document, then lowers its workflows into flowrun's and compiles them: every workflow is
+    /// checked, and the one ``arazzoWorkflowID`` names (or the only one) becomes the plan.
+    private func checkArazzo(_ root: YAMLNode, path: String, loader: SubWorkflowLoader) -> Result {
+        let operations = operationSourceLoader.map { (loader: loader, read: $0, copies: sourceDescriptionCopies) }
+        let checked = ArazzoCheck.checkForLowering(root, path: path, operations: operations)
+        var result = Result(plan: nil, diagnostics: checked.diagnostics, kind: .arazzo)
+        // Without an OpenAPI reader no step can be lowered; with errors, lowering would only repeat them.
+        guard compilesArazzo, operationSourceLoader != nil, !result.hasErrors else { return result }
+        var lowering = ArazzoLowering(checked, sourceCopies: sourceDescriptionCopies, serverURLs: arazzoServerURLs)
+        var chosen: ArazzoWorkflow?
+        if arazzoWorkflowID != nil || checked.document.workflows.count == 1 {
+            chosen = lowering.select(arazzoWorkflowID)
+            guard chosen != nil else {
+                result.diagnostics += lowering.diagnostics
+                return result
+            }
+        }
+        var seen = Set(result.diagnostics.map { "\($0.location.map(String.init(describing:)) ?? "")\u{0}\($0.message)" })
+        for arazzo in checked.document.workflows where chosen == nil || arazzo.id.value == chosen?.id.value {
+            let before = lowering.diagnostics.count
+            let workflow = lowering.lower(arazzo)
+            let compiled = check(
+                workflow, decodingDiagnostics: Array(lowering.diagnostics[before...]), loader: loader)
+            for diagnostic in compiled.diagnostics
+            where seen.insert("\(diagnostic.location.map(String.init(describing:)) ?? "")\u{0}\(diagnostic.message)").inserted {
+                result.diagnostics.append(diagnostic)
+            }
+            if chosen != nil { result.plan = compiled.plan }
+        }
+        result.diagnostics = Diagnostic.sortedByLocation(result.diagnostics)
+        if result.hasErrors { result.plan = nil }
+        return result
+    }
+
     /// Loads, decodes and checks a workflow, throwing its first error.
     /// - Parameters:
     ///   - yaml: The file's text.
@@ -131,6 +173,12 @@ public struct WorkflowCompiler: Sendable {
         if let error = result.diagnostics.first(where: { $0.severity == .error }) {
             throw FlowError(error.code, error.message, at: error.location)
         }
-        return result.plan!
+        guard let plan = result.plan else {
+            throw FlowError(
+                .unsupported,
+                "\(path) is an Arazzo document: set compilesArazzo, and arazzoWorkflowID when it has several "
+                    + "workflows, to compile one of its workflows")
+        }
+        return plan
     }
 }

@@ -52,6 +52,7 @@ extension FlowError.Code {
         binding.name: "A binding could not be evaluated.",
         circuitOpen.name: "The circuit breaker is open, so no request was sent.",
         pending.name: "A response still matched a retry rule's condition when its attempts ran out.",
+        criteria.name: "An Arazzo step's success criteria did not all hold for its response.",
         loopLimit.name: "A repeat step reached maxIterations, or a paginate step maxPages, before its loop ended.",
         cancelled.name: "The run was cancelled.",
         interceptor.name: "An interceptor failed.",

@@ -101,6 +101,8 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
         /// A successful response still matched the condition of a retry rule (`when: { if: … }`, polling)
         /// when the rule's attempts ran out.
         public static let pending = Code("pending")
+        /// An Arazzo step's `successCriteria` did not all hold for its response.
+        public static let criteria = Code("criteria")
         /// A `repeat` step reached `maxIterations`, or a `paginate` step `maxPages`, before its loop ended.
         public static let loopLimit = Code("loop-limit")
         /// The run was cancelled.

@@ -68,10 +68,18 @@ struct RetryTracker {
     /// Whether retry rule `rule` handles `error`. A rule with an `if` condition needs the condition to hold as
     /// well, and with no statuses and kinds it handles only `pending` responses (polling); a `pending` response
     /// is handled only by a rule with a condition.
-    static func applies(_ rule: RetryRule, to error: FlowError, holds: (Condition) -> Bool) -> Bool {
-        guard let condition = rule.when.condition else { return error.code != .pending && matches(rule.when, error) }
+    ///
+    /// Arazzo criteria (an Arazzo `retry` action's) count with the condition in `holds`; without an `if` condition
+    /// they never make a rule handle a `pending` response.
+    static func applies(_ rule: RetryRule, to error: FlowError, holds: (Condition?) -> Bool) -> Bool {
+        guard rule.when.isGuarded else { return error.code != .pending && matches(rule.when, error) }
+        let condition = rule.when.condition
         let matched =
-            rule.when.statuses.isEmpty && rule.when.kinds.isEmpty ? error.code == .pending : matches(rule.when, error)
+            if rule.when.statuses.isEmpty && rule.when.kinds.isEmpty {
+                condition != nil && error.code == .pending
+            } else {
+                matches(rule.when, error) && (condition != nil || error.code != .pending)
+            }
         return matched && holds(condition)
     }
 
@@ -79,7 +87,10 @@ struct RetryTracker {
     static func pendingRule(in rules: [RetryRule], status: Int, holds: (Condition) -> Bool) -> Int? {
         var pending = FlowError(.pending, "")
         pending.status = status
-        return rules.firstIndex { $0.when.condition != nil && applies($0, to: pending, holds: holds) }
+        return rules.firstIndex { rule in
+            guard let condition = rule.when.condition else { return false }
+            return applies(rule, to: pending, holds: { _ in holds(condition) })
+        }
     }
 
     static func matches(_ when: ErrorMatcher, _ error: FlowError) -> Bool {

@@ -245,12 +245,16 @@ struct RunStateMachine {
             break
         }
         guard let error = result.error else {
-            if let position = recordSuccess(of: report.id, outputs: result.outputs),
+            let id = report.id
+            if let position = recordSuccess(of: id, outputs: result.outputs),
                 let index = schedule.position(ofPlanPosition: position)
             {
                 schedule.finish(at: index)
             }
             actions.append(.record(report))
+            if let ruleIndex = result.successRule, let rules = plan.step(id)?.step.onSuccess, rules.indices.contains(ruleIndex) {
+                guard follow(rules[ruleIndex], of: id, into: &actions) else { return }
+            }
             scheduleNext(into: &actions)
             return
         }
@@ -263,6 +267,12 @@ struct RunStateMachine {
         failureScope.stepOutputs = completedOutputs
         failureScope.response = result.failedResponse
         guard let rule = catchRule(for: report.id, error: error, in: failureScope) else {
+            actions.append(.record(report))
+            end(error, into: &actions)
+            return
+        }
+        if case .fail = rule.action {
+            // An Arazzo `end` failure action: the run fails with the step's error, and no later rule is tried.
             actions.append(.record(report))
             end(error, into: &actions)
             return
@@ -316,14 +326,76 @@ struct RunStateMachine {
                 return
             }
             actions.append(.record(report))
-            // Continue at the target: it and everything downstream of it run again.
             completedOutputs[report.id] = [:]
             schedule.finish(report.id)
-            let reopened = schedule.downstream(of: target.value).filter { !schedule.isRunning($0) }
-            for id in reopened { completedOutputs[id] = nil }
-            schedule.reopen(reopened)
+            goOn(at: target.value, after: report.id, into: &actions)
+        case .fail:
+            preconditionFailure("handled before the rule is reported as caught")
         }
         scheduleNext(into: &actions)
+    }
+
+    /// Follows the success rule (Arazzo's `onSuccess`) that step `id`'s response chose.
+    /// - Returns: `false` when the run is ending: the rule ended it, or a `goto` went over its visit limit.
+    private mutating func follow(_ rule: SuccessRule, of id: String, into actions: inout [Action]) -> Bool {
+        switch rule.action {
+        case .end:
+            var outcome = RunExecution.Outcome()
+            do throws(FlowError) {
+                outcome.outputs = try workflowOutputs()
+            } catch {
+                outcome = RunExecution.Outcome(error: error)
+            }
+            outcome.endedEarly = outcome.error == nil
+            end(with: outcome, into: &actions)
+            return false
+        case .goto(let target):
+            if visits(of: target.value) >= rule.maxVisits {
+                var error = FlowError(
+                    .loopLimit,
+                    "success action '\(rule.name)' of step '\(id)' would run step '\(target.value)' a "
+                        + "\(ordinal(rule.maxVisits + 1)) time; 'goto' runs a step at most \(rule.maxVisits) times in a run",
+                    at: rule.location)
+                error.stepID = id
+                end(error, into: &actions)
+                return false
+            }
+            goOn(at: target.value, after: id, into: &actions)
+            return true
+        }
+    }
+
+    /// `1st`, `2nd`, `3rd`, `4th`, … `11th`, `12th`, `13th`, `21st`.
+    private func ordinal(_ n: Int) -> String {
+        let suffix =
+            switch (n % 10, n % 100) {
+            case (_, 11...13): "th"
+            case (1, _): "st"
+            case (2, _): "nd"
+            case (3, _): "rd"
+            default: "th"
+            }
+        return "\(n)\(suffix)"
+    }
+
+    /// Continues the run at step `target` after step `id` (done) chose to go there: the target and everything
+    /// downstream of it run again. In an Arazzo workflow, whose steps run in order, a target after `id` passes
+    /// over the steps between: they are recorded as skipped.
+    private mutating func goOn(at target: String, after id: String, into actions: inout [Action]) {
+        let reopened = schedule.downstream(of: target).filter { !schedule.isRunning($0) }
+        if plan.workflow.arazzoWorkflowID != nil {
+            let rerun = Set(reopened)
+            for passed in schedule.downstream(of: id).dropFirst() where !rerun.contains(passed) {
+                guard !schedule.isRunning(passed) else { continue }
+                completedOutputs[passed] = nil
+                schedule.finish(passed)
+                var skipped = StepReport.skipped(passed)
+                skipped.skipReason = "step '\(id)' went to step '\(target)'"
+                actions.append(.record(skipped))
+            }
+        }
+        for reopenedID in reopened { completedOutputs[reopenedID] = nil }
+        schedule.reopen(reopened)
     }
 
     /// The handler that ``Action/runHandler(id:scope:)`` ran has finished.
@@ -440,10 +512,14 @@ struct RunStateMachine {
         let outputs = plan.workflow.outputs
         guard !outputs.isEmpty else { return [:] }
         let scope = readyScope
+        // Arazzo's workflow outputs are its "applicable" ones: one that reads a step which did not run is left out.
+        let leavesOutInapplicable = plan.workflow.arazzoWorkflowID != nil
         var values: [String: JSONValue] = [:]
         for output in outputs {
             do throws(FlowError) {
                 values[output.name.value] = try scope.evaluate(output.value)
+            } catch where leavesOutInapplicable && error.code == .binding {
+                continue
             } catch {
                 var error = error
                 error.message = "cannot produce workflow output '\(output.name.value)': \(error.message)"
@@ -561,8 +637,7 @@ struct RunStateMachine {
             if let step = rule.step, step.value != id { return false }
             let when = rule.when
             if !(when.statuses.isEmpty && when.kinds.isEmpty) && !RetryTracker.matches(when, error) { return false }
-            guard let condition = when.condition else { return true }
-            return condition.holds(in: scope)
+            return when.guardHolds(in: scope)
         }
     }
 
@@ -587,7 +662,7 @@ extension CatchRule.Action {
         case .fallback: "fallback"
         case .goto: "goto"
         case .run: "run"
-        case .end: "end"
+        case .end, .fail: "end"
         }
     }
 }

@@ -14,6 +14,9 @@ struct StepResult: Sendable, Codable {
     var requestURL: String?
     /// For an iteration of a `repeat` step: whether the loop goes on (the iteration bound no outputs).
     var loopGoesOn = false
+    /// For a step that succeeded: the position of the success rule (Arazzo's `onSuccess`) whose criteria held,
+    /// which the run follows.
+    var successRule: Int?
 
     /// Moves the report out, leaving an empty one: for the one consumer that keeps the report as its own (the
     /// run machine, which records it), without copying every string and array in it.
@@ -25,6 +28,6 @@ struct StepResult: Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case outputs, report, error, failedResponse
+        case outputs, report, error, failedResponse, successRule
     }
 }

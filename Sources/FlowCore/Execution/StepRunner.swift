@@ -83,7 +83,8 @@ struct StepRunner: Sendable {
                 report: StepReport(
                     id: planned.id, status: .succeeded, attempts: log.attempts, startedAfter: startedAfter,
                     duration: duration, outputs: redactor.redact(.object(outputs)).objectValue ?? [:], error: nil),
-                response: log.response, requestURL: log.requestURL, loopGoesOn: log.loopGoesOn)
+                response: log.response, requestURL: log.requestURL, loopGoesOn: log.loopGoesOn,
+                successRule: successRule(of: planned, response: log.response, scope: scope))
         case .failure(let error):
             var error = redactor.redact(error)
             error.stepID = error.stepID ?? planned.id
@@ -242,12 +243,12 @@ struct StepRunner: Sendable {
 
     /// The indexes of the retry rules in `rules` whose `if` condition holds for `response`, read in `scope`.
     private func conditionsHeld(in rules: [RetryRule], for response: DecodedResponse?, in scope: RunScope) -> Set<Int> {
-        guard rules.contains(where: { $0.when.condition != nil }) else { return [] }
+        guard rules.contains(where: { $0.when.isGuarded }) else { return [] }
         var scope = scope
         scope.response = response
         var held: Set<Int> = []
-        for (index, rule) in rules.enumerated() {
-            if let condition = rule.when.condition, condition.holds(in: scope) { held.insert(index) }
+        for (index, rule) in rules.enumerated() where rule.when.isGuarded && rule.when.guardHolds(in: scope) {
+            held.insert(index)
         }
         return held
     }
@@ -338,6 +339,7 @@ struct StepRunner: Sendable {
             let read = decoding.decode(response, parsing: planned.step.parse?.value)
             outcome.decoded = read.response
             try check(read.response, decodeError: read.error, raw: response, of: planned)
+            try checkCriteria(read.response, raw: response, of: planned, scope: scope)
             try checkPending(read.response, raw: response, of: planned, scope: scope)
             if let repetition = planned.step.repetition, scope.position.iteration != nil,
                 !repetition.ends(after: read.response, in: scope)
@@ -497,21 +499,18 @@ struct StepRunner: Sendable {
     private func check(_ decoded: DecodedResponse, decodeError: FlowError?, raw: StepResponse, of planned: PlannedStep)
         throws(FlowError)
     {
+        if let criteria = planned.step.successCriteria {
+            // An Arazzo step: its criteria judge the response (``checkCriteria``), and without criteria a 2xx
+            // status is a success. Its body is not validated against the operation's schema.
+            let success = (200..<300).contains(decoded.status)
+            if let decodeError, success { throw decodeError }
+            if criteria.isEmpty && !success { throw Self.statusFailure(decoded, declared: nil, raw: raw) }
+            return
+        }
         let declared = ResponseMatcher.match(decoded.status, in: planned.step.responses)
         let success = declared.map { $0.status.value.isSuccess } ?? (200..<300).contains(decoded.status)
         if let decodeError, success { throw decodeError }
-        guard success else {
-            var message = "status \(decoded.status)"
-            if let declared, case .some(let ref) = declared.schema.ref?.value {
-                message += " (\(ref))"
-            }
-            if case .object(let members) = decoded.body,
-                let text = (members["message"] ?? members["error"])?.stringValue
-            {
-                message += ": \(text)"
-            }
-            throw FlowError(.httpStatus, message, status: decoded.status, excerpt: Self.excerpt(raw.body))
-        }
+        guard success else { throw Self.statusFailure(decoded, declared: declared, raw: raw) }
         if let schema = declared?.schema {
             let failures = validator.validate(decoded.body, against: schema)
             if !failures.isEmpty {
@@ -539,6 +538,49 @@ struct StepRunner: Sendable {
         }
     }
 
+    /// The `http` failure of a response whose status is not a success: `status 404 (NotFound): no such user`.
+    private static func statusFailure(_ decoded: DecodedResponse, declared: ResponseCase?, raw: StepResponse)
+        -> FlowError
+    {
+        var message = "status \(decoded.status)"
+        if let declared, case .some(let ref) = declared.schema.ref?.value {
+            message += " (\(ref))"
+        }
+        if case .object(let members) = decoded.body,
+            let text = (members["message"] ?? members["error"])?.stringValue
+        {
+            message += ": \(text)"
+        }
+        return FlowError(.httpStatus, message, status: decoded.status, excerpt: Self.excerpt(raw.body))
+    }
+
+    /// Fails with `criteria` when one of an Arazzo step's `successCriteria` does not hold for the response.
+    private func checkCriteria(
+        _ response: DecodedResponse, raw: StepResponse, of planned: PlannedStep, scope: RunScope
+    ) throws(FlowError) {
+        guard let criteria = planned.step.successCriteria, !criteria.isEmpty else { return }
+        var scope = scope
+        scope.response = response
+        guard let index = scope.firstUnmet(criteria) else { return }
+        let criterion = criteria[index].value
+        let context = criterion.context.map { " (context \($0))" } ?? ""
+        throw FlowError(
+            .criteria,
+            "success criterion \(index + 1) of \(criteria.count) does not hold for the response (status "
+                + "\(response.status)): \(criterion.condition)\(context)",
+            status: response.status, excerpt: Self.excerpt(raw.body))
+    }
+
+    /// The first of the step's success rules (Arazzo's `onSuccess`) whose criteria hold for its successful
+    /// `response`, by position.
+    func successRule(of planned: PlannedStep, response: DecodedResponse?, scope: RunScope) -> Int? {
+        let rules = planned.step.onSuccess
+        guard !rules.isEmpty else { return nil }
+        var scope = scope
+        scope.response = response
+        return rules.firstIndex { scope.holds($0.criteria) }
+    }
+
     /// Evaluates the step's outputs and `set` against the response, updating the run's vars.
     private func bind(_ response: DecodedResponse, of planned: PlannedStep, scope: RunScope) throws(FlowError)
         -> [String: JSONValue]
@@ -546,8 +588,14 @@ struct StepRunner: Sendable {
         var scope = scope
         scope.response = response
         var outputs: [String: JSONValue] = [:]
+        // An Arazzo step's output that reads nothing is absent, as Arazzo reads it; a step reading it fails then.
+        let absentWhenUnread = planned.step.successCriteria != nil
         for output in planned.step.outputs {
-            outputs[output.name.value] = try scope.evaluate(output.value)
+            do throws(FlowError) {
+                outputs[output.name.value] = try scope.evaluate(output.value)
+            } catch where absentWhenUnread && error.code == .binding {
+                continue
+            }
         }
         var updates: [(String, JSONValue)] = []
         for binding in planned.step.set { updates.append((binding.name.value, try scope.evaluate(binding.value))) }

@@ -9,6 +9,11 @@ package struct OperationCall: Sendable {
     package var parametersLocation: SourceLocation
     /// The body, written with the keys of a request's body (`body`, `form`, `text`, `multipart`).
     package var body: RequestBody?
+    /// For a step lowered from an Arazzo document: where each of ``parameters`` goes (its `in`), by position.
+    /// Arazzo's own rules then apply: a parameter the operation does not declare is still sent where its `in`
+    /// says, a missing required one is left to the server (the Arazzo checks warn about both), and the body is
+    /// sent as written, not checked against the operation's request schema.
+    package var arazzoPlacements: [String]?
 
     /// Creates an operation call.
     /// - Parameters:

@@ -91,6 +91,9 @@ package struct ErrorMatcher: Sendable {
     /// In a retry rule it also makes the rule match a successful response for which it holds (polling): with
     /// no statuses and kinds, only those.
     package var condition: Condition?
+    /// Arazzo criteria that must all hold as well: an Arazzo failure action's `criteria`, lowered into the rule
+    /// that carries the action. Unlike ``condition`` they never make a retry rule match a successful response.
+    package var criteria: [Located<ArazzoCriterion>] = []
 
     /// Creates a matcher.
     /// - Parameters:
@@ -104,7 +107,7 @@ package struct ErrorMatcher: Sendable {
     /// The error kinds flowrun raises itself; a custom kind raised from Swift starts with `x-`.
     package static let knownKinds: [String] = [
         "transport", "timeout", "timeout.attempt", "timeout.total", "http", "decode", "validation",
-        "binding", "circuit-open", "cancelled", "interceptor", "pending", "loop-limit",
+        "binding", "circuit-open", "cancelled", "interceptor", "pending", "loop-limit", "criteria",
     ]
 }
 
@@ -197,6 +200,8 @@ package struct CatchRule: Sendable {
         case run(Located<String>, then: Continuation)
         /// End the run successfully with these workflow outputs.
         case end([Binding])
+        /// End the run with the step's failure, trying no later rule: an Arazzo failure action of type `end`.
+        case fail
     }
 
     /// What happens after a `run` action.

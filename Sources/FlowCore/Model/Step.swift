@@ -55,6 +55,13 @@ package struct Step: Sendable {
     /// `switch:`: the step sends no request but runs the on-demand step whose case matches a value; its
     /// ``request`` is then empty.
     package var `switch`: Switch?
+    /// An Arazzo step's `successCriteria`, set when an Arazzo document is lowered: when not `nil` they alone decide
+    /// whether a response is a success (every status is then acceptable, and the body is not validated); when
+    /// empty, a 2xx status is. `nil` for a flowrun step, whose `response:` decides.
+    package var successCriteria: [Located<ArazzoCriterion>]?
+    /// What follows the step's success, the first rule whose criteria hold: an Arazzo step's `onSuccess` (and its
+    /// workflow's `successActions`). When none holds, the run goes on as the plan orders it.
+    package var onSuccess: [SuccessRule] = []
 
     /// Creates a step.
     /// - Parameters:

@@ -43,6 +43,10 @@ package struct Workflow: Sendable {
     package var deadline: Located<Duration>?
     /// How values are checked against their types: the `validation:` section.
     package var validation = ValidationSettings()
+    /// The id of the Arazzo workflow this was lowered from; `nil` for a flowrun workflow. An Arazzo workflow's
+    /// workflow outputs that read a step that did not run are left out instead of failing the run (Arazzo's
+    /// "applicable outputs"), and a `goto` to a later step passes over the steps between.
+    package var arazzoWorkflowID: String?
 
     /// Creates an empty workflow for the file at `path`.
     /// - Parameter path: The path of the file.

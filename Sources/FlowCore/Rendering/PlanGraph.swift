@@ -305,6 +305,8 @@ extension PlanGraph {
                 addEdge(from: source, to: stepNodes[target.value], .catchRule, "\(on) → run, then \(then.rawValue)")
             case .end:
                 addEdge(from: source, to: outputsNode, .catchRule, "\(on) → end")
+            case .fail:
+                addEdge(from: source, to: outputsNode, .catchRule, "\(on) → end, failed")
             }
         }
 

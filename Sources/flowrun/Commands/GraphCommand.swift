@@ -46,8 +46,11 @@ struct GraphCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The workflow file.", completion: .file(extensions: ["yaml", "yml"]))
+    @Argument(help: "The workflow file, or an Arazzo document.", completion: .file(extensions: ["yaml", "yml"]))
     var file: String
+
+    @OptionGroup(title: "Arazzo documents")
+    var arazzo: ArazzoOptions
 
     @Option(help: "The graph language: mermaid, or dot (Graphviz).")
     var format: GraphFormat = .mermaid
@@ -58,7 +61,7 @@ struct GraphCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
-        let graph = PlanGraph(try PlanLoader(commandName: "graph").load(file))
+        let graph = PlanGraph(try PlanLoader(commandName: "graph", arazzo: arazzo).load(file))
         let text = switch format {
         case .mermaid: graph.mermaid()
         case .dot: graph.dot()

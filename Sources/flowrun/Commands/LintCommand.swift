@@ -94,17 +94,12 @@ struct LintCommand: AsyncParsableCommand {
 
     /// ``sources`` by source name.
     var sourceCopies: [String: String] {
-        Dictionary(sources.compactMap { entry in
-            entry.firstIndex(of: "=").map { (String(entry[..<$0]), String(entry[entry.index(after: $0)...])) }
-        }) { _, last in last }
+        (try? ArazzoOptions.pairs(sources, option: "--source", example: "")) ?? [:]
     }
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("Name at least one workflow file or folder.") }
-        for entry in sources {
-            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex, entry.index(after: equals) != entry.endIndex
-            else { throw ValidationError("--source takes NAME=PATH, as in --source petstore=./petstore.openapi.yaml; got '\(entry)'.") }
-        }
+        _ = try ArazzoOptions.pairs(sources, option: "--source", example: "petstore=./petstore.openapi.yaml")
         if maxFindings < 0 { throw ValidationError("--max-findings takes 0 (all) or a positive number.") }
     }
 

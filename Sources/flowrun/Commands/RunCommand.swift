@@ -112,8 +112,11 @@ struct RunCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The workflow file.", completion: .file(extensions: ["yaml", "yml"]))
+    @Argument(help: "The workflow file, or an Arazzo document.", completion: .file(extensions: ["yaml", "yml"]))
     var file: String
+
+    @OptionGroup(title: "Arazzo documents")
+    var arazzo: ArazzoOptions
 
     @Option(
         name: .customLong("input"),
@@ -300,7 +303,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = logging.makeLogger()
-        let plan = try PlanLoader(commandName: "run", format: format == .github ? .github : .human).load(file)
+        let plan = try PlanLoader(commandName: "run", format: format == .github ? .github : .human, arazzo: arazzo).load(file)
         let inputs = try RunInputs(plan: plan).collect(pairs: inputPairs, file: inputsFile)
         // Every row is read before the first request, so a malformed one sends nothing.
         let rows = inputsEach.map { InputRows(inputs: RunInputs(plan: plan)).load($0) }

@@ -12,6 +12,8 @@ struct PlanLoader {
     var commandName: String
     /// How to print the file's errors: `human` to standard error, or `github` annotations to standard output.
     var format: OutputFormat = .human
+    /// What of an Arazzo document to compile, and where its operations go.
+    var arazzo = ArazzoOptions()
 
     /// Reads and compiles `file`.
     ///
@@ -20,7 +22,7 @@ struct PlanLoader {
     /// - Throws: `ExitCode(2)` after printing the error when the file cannot be read, or its
     ///   errors, each with the source line and a caret, when it does not compile.
     func load(_ file: String) throws -> Plan {
-        let compiler = WorkflowCompiler().withOpenAPI()
+        let compiler = arazzo.applied(to: WorkflowCompiler().withOpenAPI())
         let source: SourceFile
         switch SourceFile.read(file, limit: compiler.loaderLimits.maxFileSize) {
         case .success(let read): source = read
@@ -32,9 +34,11 @@ struct PlanLoader {
         let errors = result.diagnostics.filter { $0.severity == .error }
         if let plan = result.plan, errors.isEmpty { return plan }
         if result.kind == .arazzo, errors.isEmpty {
+            // A document with several workflows and no --workflow: each was checked, none chosen.
+            let ids = ArazzoOptions.workflowIDs(in: source.bytes, path: file)
             FileHandle.standardError.write(Data((
-                "flowrun \(commandName): \(file) is an Arazzo document: 'flowrun lint' checks it, but this flowrun "
-                    + "cannot \(commandName) one yet; see docs/arazzo.md\n").utf8))
+                "flowrun \(commandName): \(file) has \(ids.count) workflows; choose one with --workflow: "
+                    + ids.joined(separator: ", ") + "\n").utf8))
             throw ExitCode(2)
         }
         let report = DiagnosticPrinter.FileReport(source: source, path: file, diagnostics: errors)

@@ -1,0 +1,457 @@
+/// Lowers one workflow of a checked Arazzo document into flowrun's ``Workflow``, which the compiler then checks and
+/// plans like any other: Arazzo runs on the same engine, with the same reports, HTTP client and test runner.
+///
+/// | Arazzo | flowrun |
+/// |---|---|
+/// | a step with `operationId` / `operationPath` | an `operation:` step of the step's OpenAPI source, its `parameters` placed by their `in` |
+/// | the order of the steps | each step runs `after:` the one before it |
+/// | `successCriteria` | ``Step/successCriteria``: they alone judge the response |
+/// | `onSuccess` (and the workflow's `successActions`) | ``Step/onSuccess`` rules: `end`, `goto` |
+/// | `onFailure` `retry` (and the workflow's `failureActions`) | retry rules of a policy of the step's own |
+/// | `onFailure` `goto` / `end` | the step's `on-error` rules: `goto`, or ``CatchRule/Action/fail`` |
+/// | `requestBody` (`payload`, `replacements`) | a JSON, form or text body |
+/// | step and workflow `outputs`, `inputs` | outputs and inputs |
+///
+/// What a step after its action's criteria reads is the response of the step, as in catch rules. Actions defined
+/// on the workflow apply to every step after the step's own; a step's action with the same name replaces the
+/// workflow's.
+struct ArazzoLowering {
+    /// How many times a `goto` may run its target in one run, its first run included: Arazzo sets no limit, and
+    /// flowrun bounds every loop.
+    static let maxVisits = 100
+
+    let checked: ArazzoCheck.Checked
+    /// Local copies of sources by name, as `--source` gives them: they are read instead of the source's url.
+    let sourceCopies: [String: String]
+    /// Server URLs by source name (`--server`): the base URL the source's operations are sent to instead of the
+    /// first server of its OpenAPI document.
+    let serverURLs: [String: String]
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(_ checked: ArazzoCheck.Checked, sourceCopies: [String: String] = [:], serverURLs: [String: String] = [:]) {
+        self.checked = checked
+        self.sourceCopies = sourceCopies
+        self.serverURLs = serverURLs
+    }
+
+    private var document: ArazzoDocument { checked.document }
+
+    private mutating func error(_ code: FlowError.Code, _ message: String, at location: SourceLocation?) {
+        diagnostics.append(Diagnostic(.error, code, message, at: location))
+    }
+
+    /// The workflow `id` names, or the document's only workflow when `id` is `nil`.
+    mutating func select(_ id: String?) -> ArazzoWorkflow? {
+        let ids = document.workflows.map(\.id.value)
+        if let id {
+            if let found = document.workflows.first(where: { $0.id.value == id }) { return found }
+            error(.unknownReference,
+                  "the document has no workflow '\(id)'\(Suggestion.didYouMean(id, in: ids)); its workflows: "
+                      + ids.joined(separator: ", "),
+                  at: document.info.title.location)
+            return nil
+        }
+        guard document.workflows.count == 1 else {
+            error(.missingKey,
+                  "the document has \(document.workflows.count) workflows; choose one with --workflow: "
+                      + ids.joined(separator: ", "),
+                  at: document.info.title.location)
+            return nil
+        }
+        return document.workflows[0]
+    }
+
+    /// Lowers `workflow`.
+    mutating func lower(_ arazzo: ArazzoWorkflow) -> Workflow {
+        var workflow = Workflow(path: document.path)
+        workflow.name = arazzo.id.value
+        workflow.summary = arazzo.summary
+        workflow.description = arazzo.description
+        workflow.arazzoWorkflowID = arazzo.id.value
+        for source in document.sources where source.type?.value != "arazzo" {
+            guard let path = checked.sourcePaths[source.name.value] else { continue }
+            workflow.openAPISources.append(OpenAPISource(name: source.name, path: Located(path, at: source.url.location)))
+            if let url = serverURLs[source.name.value] {
+                workflow.servers.append(
+                    Server(name: Located(source.name.value, at: source.name.location), url: .literal(.string(url))))
+            }
+        }
+        if let inputs = arazzo.inputs { workflow.inputs = inputSchema(inputs, types: &workflow.types) }
+        if !arazzo.dependsOn.isEmpty {
+            error(.unsupported,
+                  "workflow '\(arazzo.id.value)' depends on other workflows ('dependsOn'), which this flowrun cannot "
+                      + "run yet; run them one by one with --workflow",
+                  at: arazzo.dependsOn[0].location)
+        }
+        let successActions = resolve(arazzo.successActions, in: \.successActions)
+        let failureActions = resolve(arazzo.failureActions, in: \.failureActions)
+        let workflowParameters = Self.resolve(arazzo.parameters, in: document)
+        var previous: String?
+        for arazzoStep in arazzo.steps {
+            guard var step = lower(arazzoStep, of: arazzo, workflowParameters: workflowParameters) else { continue }
+            if let previous { step.after = [Located(previous, at: arazzoStep.id.location)] }
+            step.onSuccess = successRules(
+                merging: resolve(arazzoStep.onSuccess, in: \.successActions), over: successActions, in: arazzoStep)
+            failureRules(
+                merging: resolve(arazzoStep.onFailure, in: \.failureActions), over: failureActions, into: &step,
+                workflow: &workflow)
+            previous = step.id.value
+            workflow.steps.append(step)
+        }
+        for (name, value) in arazzo.outputs {
+            workflow.outputs.append(Binding(name: name, value: template(value)))
+        }
+        return workflow
+    }
+
+    // MARK: Inputs
+
+    /// The workflow's `inputs` schema, following a `$ref` to a component; the components' schemas become types so
+    /// that references between them resolve. Keys flowrun's schemas do not read (annotations such as `examples`)
+    /// are left out.
+    ///
+    /// A part of a schema that flowrun's schemas cannot express (a boolean schema, say) is a warning: the inputs
+    /// are then checked less strictly than the document says, never more.
+    private mutating func inputSchema(_ node: YAMLNode, types: inout [NamedType]) -> JSONSchema {
+        var decoder = WorkflowDecoder()
+        for (name, schema) in document.components.inputs {
+            // Named by the reference that reaches it, which is what a `$ref` in a schema names.
+            var type = NamedType(
+                name: Located(Self.componentInputsPrefix + name.value, at: name.location), schema: decoder.schema(schema))
+            type.imported = true
+            types.append(type)
+        }
+        var root = node
+        if let pairs = node.mapping, pairs.count == 1, case .string("$ref")? = pairs[0].key.scalar?.value,
+            case .string(let reference)? = pairs[0].value.scalar?.value, reference.hasPrefix(Self.componentInputsPrefix),
+            let component = document.components.inputs.first(where: {
+                Self.componentInputsPrefix + $0.name.value == reference
+            })
+        {
+            root = component.schema
+        }
+        let schema = decoder.schema(root)
+        for var diagnostic in decoder.diagnostics where diagnostic.code != .unknownKey {
+            diagnostic.severity = .warning
+            diagnostic.message += "; flowrun does not check this part of the inputs schema"
+            diagnostics.append(diagnostic)
+        }
+        return schema
+    }
+
+    /// What a `$ref` to an input schema among the components starts with.
+    private static let componentInputsPrefix = "#/components/inputs/"
+
+    // MARK: Steps
+
+    private mutating func lower(
+        _ arazzoStep: ArazzoStep, of arazzo: ArazzoWorkflow, workflowParameters: [ArazzoParameter]
+    ) -> Step? {
+        let id = arazzoStep.id
+        let placeholder = Request(
+            method: Located("GET", at: id.location), path: .literal(.string("/")), pathLocation: id.location)
+        var step = Step(id: id, location: arazzoStep.location, request: placeholder)
+        step.description = arazzoStep.description
+        switch arazzoStep.target {
+        case .workflowID(let called)?:
+            error(.unsupported,
+                  "step '\(id.value)' runs workflow '\(called.value)', which this flowrun cannot do in an Arazzo "
+                      + "document yet",
+                  at: called.location)
+            return nil
+        case .operationID(let written)?, .operationPath(let written)?:
+            guard let (source, pointer) = checked.operations[ArazzoOperationCheck.key(arazzo.id.value, id.value)]
+            else {
+                if checked.sourcePaths.isEmpty || !document.sources.contains(where: { checked.sourcePaths[$0.name.value] != nil }) {
+                    error(.unreadableFile,
+                          "step '\(id.value)' calls an operation of a source flowrun could not read; give a local "
+                              + "copy with --source NAME=PATH",
+                          at: written.location)
+                }
+                return nil
+            }
+            let own = Self.resolve(arazzoStep.parameters, in: document)
+            let inherited = workflowParameters.filter { parameter in
+                !own.contains { $0.name.value == parameter.name.value && $0.placement?.value == parameter.placement?.value }
+            }
+            let parameters = own + inherited
+            var call = OperationCall(
+                reference: Located("\(source)#\(pointer)", at: written.location),
+                parameters: parameters.map { Binding(name: $0.name, value: template($0.value)) },
+                parametersLocation: id.location)
+            call.arazzoPlacements = parameters.map { $0.placement?.value ?? "query" }
+            if let body = arazzoStep.requestBody { call.body = requestBody(body, at: id.location) }
+            step.operation = call
+        case nil:
+            return nil
+        }
+        step.successCriteria = arazzoStep.successCriteria
+        checkReadable(arazzoStep.successCriteria)
+        step.outputs = arazzoStep.outputs.map { Binding(name: $0.name, value: template($0.value)) }
+        return step
+    }
+
+    /// A value written in the document as a template; an expression that reads a step's output without `.outputs`
+    /// (which lint warns about) is read as if it had it.
+    private mutating func template(_ node: YAMLNode) -> ValueTemplate {
+        ValueTemplate.compile(Self.withOutputs(node), into: &diagnostics)
+    }
+
+    /// `node` with `$steps.<id>.<name>` read as `$steps.<id>.outputs.<name>`, as ``ArazzoExpression``'s lenient
+    /// reading does.
+    private static func withOutputs(_ node: YAMLNode) -> YAMLNode {
+        var node = node
+        switch node.content {
+        case .scalar(var scalar):
+            guard case .string(let text) = scalar.value, text.hasPrefix("$steps.") else { return node }
+            let fixed = flowrunText(text)
+            guard fixed != text else { return node }
+            scalar.value = .string(fixed)
+            scalar.text = fixed
+            scalar.source = nil
+            node.content = .scalar(scalar)
+        case .sequence(let elements):
+            node.content = .sequence(elements.map(withOutputs))
+        case .mapping(let pairs):
+            node.content = .mapping(pairs.map { YAMLPair(key: $0.key, value: withOutputs($0.value)) })
+        }
+        return node
+    }
+
+    /// A runtime expression's text as flowrun reads it: `$steps.a.b` (no `.outputs`) as `$steps.a.outputs.b`.
+    static func flowrunText(_ text: String) -> String {
+        guard text.hasPrefix("$steps."), (try? ArazzoExpression.parsingLeniently(text))?.warning != nil else {
+            return text
+        }
+        let afterStep = text.dropFirst(7).firstIndex(of: ".").map { text.index(after: $0) } ?? text.endIndex
+        return String(text[..<afterStep]) + "outputs." + text[afterStep...]
+    }
+
+    /// Reports each runtime expression of `criteria` that flowrun cannot read at run time (`$url`, `$method`,
+    /// `$request…`, `$workflows…`, …): such a criterion would never hold.
+    private mutating func checkReadable(_ criteria: [Located<ArazzoCriterion>]) {
+        for criterion in criteria {
+            var texts: [String] = criterion.value.context.map { [$0] } ?? []
+            if case .simple(let condition) = criterion.value.kind { texts += condition.expressions.map(\.text) }
+            for text in texts where (try? RuntimeExpression(parsing: Self.flowrunText(text))) == nil {
+                error(.unsupported,
+                      "flowrun cannot read '\(text)' when it runs a step yet; a criterion can read $statusCode, "
+                          + "$response.body, $response.header.<name>, $inputs and $steps",
+                      at: criterion.location)
+            }
+        }
+    }
+
+    /// The step's request body: a mapping or sequence is JSON (or form fields, for a form content type); a string
+    /// that parses as JSON, with a JSON content type, is that JSON; any other string is sent as text. Each
+    /// replacement then sets its target.
+    private mutating func requestBody(_ body: ArazzoRequestBody, at location: SourceLocation) -> RequestBody? {
+        guard var payload = body.payload else { return nil }
+        let contentType = body.contentType?.value.lowercased() ?? "application/json"
+        let isJSON = contentType.hasSuffix("/json") || contentType.hasSuffix("+json")
+        let isForm = contentType.hasPrefix("application/x-www-form-urlencoded")
+        if isJSON, let scalar = payload.scalar, case .string(let text) = scalar.value,
+            let parsed = try? YAMLLoader().load(Array(text.utf8), path: document.path), parsed.scalar == nil
+        {
+            payload = Self.relocated(parsed, to: payload.location)
+        }
+        if isForm, let pairs = payload.mapping {
+            var fields: [Binding] = []
+            for pair in pairs {
+                guard case .string(let name)? = pair.key.scalar?.value else { continue }
+                fields.append(Binding(name: Located(name, at: pair.key.location), value: template(pair.value)))
+            }
+            return .form(fields, payload.location)
+        }
+        var value = template(payload)
+        if payload.scalar != nil, !isJSON {
+            return .text(value, contentType: body.contentType, payload.location)
+        }
+        for (target, replacement) in body.replacements {
+            guard let replaced = value.replacing(at: target.value.tokens[...], with: template(replacement)) else {
+                error(.invalidValue,
+                      "replacement target '\(target.value)' is not in the payload", at: target.location)
+                continue
+            }
+            value = replaced
+        }
+        return .json(value, payload.location)
+    }
+
+    /// `node` and everything under it located at `location`: a payload string parsed as JSON is located where the
+    /// string is.
+    private static func relocated(_ node: YAMLNode, to location: SourceLocation) -> YAMLNode {
+        var node = node
+        node.location = location
+        switch node.content {
+        case .scalar(var scalar):
+            scalar.source = nil
+            // A string that is one embedded expression, "{$inputs.customer}", is the expression's value: the
+            // way to put an object or a number into a payload written as JSON text.
+            if case .string(let text) = scalar.value, text.hasPrefix("{$"), text.hasSuffix("}"),
+                !text.dropFirst().contains("{"), text.firstIndex(of: "}") == text.index(before: text.endIndex)
+            {
+                let expression = String(text.dropFirst().dropLast())
+                scalar.value = .string(expression)
+                scalar.text = expression
+            }
+            node.content = .scalar(scalar)
+        case .sequence(let elements):
+            node.content = .sequence(elements.map { relocated($0, to: location) })
+        case .mapping(let pairs):
+            node.content = .mapping(pairs.map {
+                YAMLPair(key: relocated($0.key, to: location), value: relocated($0.value, to: location))
+            })
+        }
+        return node
+    }
+
+    // MARK: Actions
+
+    /// Actions with component references resolved; a reference to nothing was reported by the checks.
+    private func resolve(
+        _ items: [ArazzoReusable<ArazzoAction>],
+        in section: KeyPath<ArazzoDocument.Components, [(name: Located<String>, action: ArazzoAction)]>
+    ) -> [ArazzoAction] {
+        items.compactMap { item in
+            switch item {
+            case .object(let action): return action
+            case .reference(let reference, _):
+                guard case .component(_, let name)? = try? ArazzoExpression.parsingLeniently(reference.value).expression
+                else { return nil }
+                return document.components[keyPath: section].first { $0.name.value == name }?.action
+            }
+        }
+    }
+
+    /// The step's actions, then the workflow's that the step does not replace by name.
+    private static func merged(_ own: [ArazzoAction], over inherited: [ArazzoAction]) -> [ArazzoAction] {
+        own + inherited.filter { action in !own.contains { $0.name.value == action.name.value } }
+    }
+
+    private mutating func successRules(
+        merging own: [ArazzoAction], over inherited: [ArazzoAction], in step: ArazzoStep
+    ) -> [SuccessRule] {
+        Self.merged(own, over: inherited).compactMap { action in
+            checkReadable(action.criteria)
+            let kind: SuccessRule.Action
+            switch action.kind.value {
+            case .end:
+                kind = .end
+            case .goto:
+                guard let target = target(of: action) else { return nil }
+                kind = .goto(target)
+            case .retry:
+                return nil  // The decoder refuses a retry among success actions.
+            }
+            return SuccessRule(
+                name: action.name.value, criteria: action.criteria, action: kind, location: action.location,
+                maxVisits: Self.maxVisits)
+        }
+    }
+
+    /// The failure actions: the `retry` ones become retry rules of a policy of the step's own, the others its
+    /// `on-error` rules, in order.
+    private mutating func failureRules(
+        merging own: [ArazzoAction], over inherited: [ArazzoAction], into step: inout Step, workflow: inout Workflow
+    ) {
+        var policy = Policy(name: Located("\(step.id.value) (onFailure)", at: step.id.location))
+        for action in Self.merged(own, over: inherited) {
+            checkReadable(action.criteria)
+            var when = ErrorMatcher(kinds: Self.failureKinds.map { Located($0, at: action.location) })
+            when.criteria = action.criteria
+            switch action.kind.value {
+            case .retry:
+                if action.workflowID != nil || action.stepID != nil {
+                    error(.unsupported,
+                          "retry action '\(action.name.value)' runs another step or workflow before it retries, "
+                              + "which this flowrun cannot do yet",
+                          at: action.location)
+                    continue
+                }
+                var rule = RetryRule(location: action.location)
+                rule.when = when
+                rule.attempts = (action.retryLimit?.value ?? 1) + 1
+                rule.delay = .saturating(seconds: action.retryAfter?.value ?? 0)
+                rule.backoff = .constant
+                policy.retry.append(rule)
+            case .goto:
+                guard let target = target(of: action) else { continue }
+                var rule = CatchRule(step: nil, when: when, action: .goto(target), location: action.location)
+                rule.maxVisits = Self.maxVisits
+                step.onError.append(rule)
+            case .end:
+                step.onError.append(CatchRule(step: nil, when: when, action: .fail, location: action.location))
+            }
+        }
+        guard !policy.retry.isEmpty else { return }
+        step.policy = policy.name
+        // The author asked for the retries: Arazzo does not hold a POST back from them.
+        step.idempotent = true
+        workflow.policies.append(policy)
+    }
+
+    /// The failures an Arazzo failure action handles: every one a step can end with, except a cancelled run.
+    private static let failureKinds = [
+        "criteria", "http", "transport", "timeout", "decode", "validation", "binding", "circuit-open", "interceptor",
+    ]
+
+    /// The step a `goto` action continues at; one that goes to a workflow is reported.
+    private mutating func target(of action: ArazzoAction) -> Located<String>? {
+        if let stepID = action.stepID { return stepID }
+        error(.unsupported,
+              "action '\(action.name.value)' goes to workflow '\(action.workflowID?.value ?? "")', which this flowrun "
+                  + "cannot do in an Arazzo document yet",
+              at: action.workflowID?.location ?? action.location)
+        return nil
+    }
+
+    // MARK: Parameters
+
+    /// Parameters with component references resolved: a reference's parameter located at the reference, with the
+    /// reference's `value` when it sets one.
+    static func resolve(_ items: [ArazzoReusable<ArazzoParameter>], in document: ArazzoDocument) -> [ArazzoParameter] {
+        items.compactMap { item in
+            switch item {
+            case .object(let parameter): return parameter
+            case .reference(let reference, let value):
+                guard case .component(.parameters, let name)? =
+                    try? ArazzoExpression.parsingLeniently(reference.value).expression,
+                    var parameter = document.components.parameters.first(where: { $0.name.value == name })?.parameter
+                else { return nil }
+                parameter.name.location = reference.location
+                if let value { parameter.value = value }
+                return parameter
+            }
+        }
+    }
+}
+
+extension ValueTemplate {
+    /// The template with the value at `tokens` (an RFC 6901 pointer's reference tokens) replaced by `replacement`;
+    /// `nil` when the pointer reaches nothing.
+    func replacing(at tokens: ArraySlice<String>, with replacement: ValueTemplate) -> ValueTemplate? {
+        guard let token = tokens.first else { return replacement }
+        let rest = tokens.dropFirst()
+        switch self {
+        case .object(var members):
+            guard let member = members[token], let replaced = member.replacing(at: rest, with: replacement) else {
+                return nil
+            }
+            members[token] = replaced
+            return .object(members)
+        case .array(var elements):
+            guard let index = Int(token), elements.indices.contains(index),
+                let replaced = elements[index].replacing(at: rest, with: replacement)
+            else { return nil }
+            elements[index] = replaced
+            return .array(elements)
+        case .literal(.object(let members)):
+            return ValueTemplate.object(members.mapValues { .literal($0) }).replacing(at: tokens, with: replacement)
+        case .literal(.array(let elements)):
+            return ValueTemplate.array(elements.map { .literal($0) }).replacing(at: tokens, with: replacement)
+        case .literal, .expression, .string:
+            return nil
+        }
+    }
+}

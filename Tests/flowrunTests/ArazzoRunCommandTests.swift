@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+/// `flowrun run` on Arazzo documents: the repository's example over loopback HTTP, with its goto loops, retry,
+/// regex and JSONPath criteria, and the errors of documents it cannot run.
+struct ArazzoRunCommandTests {
+    /// workflows/adopt-pet.arazzo.yaml against its stubs served on 127.0.0.1, as docs/arazzo.md runs it.
+    @Test func theExampleRunsOverHTTPWithItsActions() async throws {
+        try await withMockServer(["workflows/adopt-pet.mock.yaml", "--port", "0", "--quiet"]) { server in
+            let run = try await FlowRunProcess.run([
+                "run", "workflows/adopt-pet.arazzo.yaml", "--server", "shop=\(server.baseURL)/v1",
+                "--input", "species=cat", "--input", "adopter=ada", "--format", "json",
+            ])
+            #expect(run.status == 0, "\(run.stderr)")
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            #expect(report["status"] as? String == "succeeded")
+            #expect(report["outputs"] as? [String: String] == ["pet": "Tom", "certificate": "ADOPT-0001"])
+            let steps = try #require(report["steps"] as? [[String: Any]])
+            // find: nothing listed, so its success action goes back to it; then Mittens, whose hold fails with
+            // 409 and goes back to find; then Tom, held after one 503 retry; then the adoption.
+            #expect(steps.map { $0["id"] as? String } == ["find", "find", "hold", "find", "hold", "adopt"])
+            #expect(steps.map { $0["status"] as? String }
+                == ["succeeded", "succeeded", "recovered", "succeeded", "succeeded", "succeeded"])
+            #expect(steps.map { ($0["attempts"] as? [Any])?.count } == [1, 1, 1, 1, 2, 1])
+            let failedHold = try #require(steps[2]["error"] as? [String: Any])
+            #expect(failedHold["code"] as? String == "criteria")
+            #expect((failedHold["message"] as? String)?.contains(
+                "success criterion 1 of 2 does not hold for the response (status 409): $statusCode == 201") == true)
+        }
+    }
+
+    @Test func aStepWhoseCriteriaFailWithNoActionFailsTheRun() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))
+        try folder.write("adopt-pet.arazzo.yaml", try Self.repositoryFile("workflows/adopt-pet.arazzo.yaml"))
+        try folder.write("stubs.mock.yaml", """
+            flowrun-mock: 1
+            stubs:
+              - match: { method: GET, path: /v1/pets }
+                respond: { body: [{ id: p-1, name: Rex, price: 10 }] }
+              - match: { method: POST, path: /v1/pets/p-1/hold }
+                respond: { status: 201, body: { id: H-1 } }
+            """)
+        let run = try await FlowRunProcess.run(
+            ["run", "adopt-pet.arazzo.yaml", "--mock", "stubs.mock.yaml", "--input", "species=dog"], in: folder.url)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains(
+            "error: step 'hold', attempt 1: success criterion 2 of 2 does not hold for the response (status 201): "
+                + "^hold-[0-9]+$ (context $response.body#/id)"), "\(run.stderr)")
+        #expect(run.stderr.contains("- adopt  skipped"), "\(run.stderr)")
+    }
+
+    @Test func aDocumentWithSeveralWorkflowsNeedsWorkflow() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))
+        var document = try Self.repositoryFile("workflows/adopt-pet.arazzo.yaml")
+        document += """
+              - workflowId: list-cats
+                steps:
+                  - stepId: list
+                    operationId: findPets
+                    parameters: [{ name: species, in: query, value: cat }]
+                    outputs: { all: $response.body }
+                outputs: { cats: $steps.list.outputs.all }
+
+            """
+        try folder.write("two.arazzo.yaml", document)
+        try folder.write("stubs.mock.yaml", """
+            flowrun-mock: 1
+            stubs:
+              - match: { method: GET, path: /v1/pets, query: { species: cat } }
+                respond: { body: [{ id: p-1, name: Tom, price: 10 }] }
+            """)
+        let unchosen = try await FlowRunProcess.run(["run", "two.arazzo.yaml", "--mock", "stubs.mock.yaml"], in: folder.url)
+        #expect(unchosen.status == 2)
+        #expect(unchosen.stderr.contains(
+            "flowrun run: two.arazzo.yaml has 2 workflows; choose one with --workflow: adopt-a-pet, list-cats"))
+        let misspelt = try await FlowRunProcess.run(
+            ["run", "two.arazzo.yaml", "--workflow", "list-cat", "--mock", "stubs.mock.yaml"], in: folder.url)
+        #expect(misspelt.status == 2)
+        #expect(misspelt.stderr.contains("error: the document has no workflow 'list-cat'; did you mean 'list-cats'?"))
+        let chosen = try await FlowRunProcess.run(
+            ["run", "two.arazzo.yaml", "--workflow", "list-cats", "--mock", "stubs.mock.yaml"], in: folder.url)
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        #expect(chosen.stdout.contains("\"name\" : \"Tom\"") || chosen.stdout.contains("\"name\": \"Tom\""))
+    }
+
+    @Test func whatItCannotRunYetIsALocatedError() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))
+        let document = try Self.repositoryFile("workflows/adopt-pet.arazzo.yaml")
+            .replacingOccurrences(of: "      - stepId: adopt\n        operationId: adoptPet\n",
+                                  with: "      - stepId: adopt\n        workflowId: adopt-a-pet\n")
+        try folder.write("loop.arazzo.yaml", document)
+        let run = try await FlowRunProcess.run(["run", "loop.arazzo.yaml", "--input", "species=cat"], in: folder.url)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(
+            "loop.arazzo.yaml:61:21: error: step 'adopt' runs workflow 'adopt-a-pet', which this flowrun cannot do in "
+                + "an Arazzo document yet"), "\(run.stderr)")
+        let linted = try await FlowRunProcess.run(["lint", "loop.arazzo.yaml"], in: folder.url)
+        #expect(linted.status == 0, "lint checks the document as Arazzo, which allows the call: \(linted.stdout)")
+    }
+
+    @Test func testSaysItCannotTestOneYet() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))
+        try folder.write("pets.arazzo.yaml", try Self.repositoryFile("workflows/adopt-pet.arazzo.yaml"))
+        let test = try folder.write("pets.test.yaml", """
+            flowrun-test: 1
+            workflow: pets.arazzo.yaml
+            tests: [{ name: finds, expect: { outputs: { pet: x } } }]
+            """)
+        let tested = try await FlowRunProcess.run(["test", test])
+        #expect(tested.status != 0)
+        #expect((tested.stdout + tested.stderr).contains("cannot test one yet"))
+    }
+
+    static func repositoryFile(_ path: String) throws -> String {
+        try String(contentsOf: FlowRunProcess.packageRoot.appendingPathComponent(path), encoding: .utf8)
+    }
+}
