@@ -30,6 +30,33 @@ struct ArazzoRunCommandTests {
         }
     }
 
+    /// docs/arazzo.md's run of the example, as a reader types it: the step lines and outputs it shows (durations
+    /// aside, which vary).
+    @Test func theDocumentedRunPrintsWhatItShows() async throws {
+        let page = try Self.repositoryFile("docs/arazzo.md")
+        let start = try #require(page.range(of: "## Running a document")?.upperBound)
+        let open = try #require(page.range(of: "```console\n", range: start..<page.endIndex)?.upperBound)
+        let close = try #require(page.range(of: "\n```\n", range: open..<page.endIndex)?.lowerBound)
+        let lines = page[open..<close].split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let command = try #require(lines.first?.dropFirst(2)).split(separator: " ").map(String.init)
+        #expect(command.first == "flowrun")
+        let run = try await FlowRunProcess.run(Array(command.dropFirst()))
+        #expect(run.status == 0, "\(run.stderr)")
+        func durationsAside(_ text: String) -> String {
+            text.replacing(/\ [0-9]+ ms/, with: " N ms")
+        }
+        let shown = lines.dropFirst().joined(separator: "\n")
+        #expect(durationsAside(run.stderr + run.stdout) == durationsAside(shown + "\n"))
+    }
+
+    @Test func graphDrawsTheActions() async throws {
+        let graph = try await FlowRunProcess.run(["graph", "workflows/adopt-pet.arazzo.yaml"])
+        #expect(graph.status == 0, "\(graph.stderr)")
+        #expect(graph.stdout.contains(#"find -.->|"on success if $response.body#35;/0 == null → goto"| find"#))
+        #expect(graph.stdout.contains(#"hold -.->|"on-error if $statusCode == 409 → goto (max 100 visits)"| find"#))
+        #expect(graph.stdout.contains(#"find -->|"petId"| hold"#))
+    }
+
     @Test func aStepWhoseCriteriaFailWithNoActionFailsTheRun() async throws {
         let folder = try TemporaryFolder()
         try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))
@@ -43,7 +70,7 @@ struct ArazzoRunCommandTests {
                 respond: { status: 201, body: { id: H-1 } }
             """)
         let run = try await FlowRunProcess.run(
-            ["run", "adopt-pet.arazzo.yaml", "--mock", "stubs.mock.yaml", "--input", "species=dog"], in: folder.url)
+            ["run", "adopt-pet.arazzo.yaml", "--mock", "stubs.mock.yaml", "--input", "species=dog", "--input", "adopter=bo"], in: folder.url)
         #expect(run.status == 1)
         #expect(run.stderr.contains(
             "error: step 'hold', attempt 1: success criterion 2 of 2 does not hold for the response (status 201): "
@@ -93,7 +120,7 @@ struct ArazzoRunCommandTests {
             .replacingOccurrences(of: "      - stepId: adopt\n        operationId: adoptPet\n",
                                   with: "      - stepId: adopt\n        workflowId: adopt-a-pet\n")
         try folder.write("loop.arazzo.yaml", document)
-        let run = try await FlowRunProcess.run(["run", "loop.arazzo.yaml", "--input", "species=cat"], in: folder.url)
+        let run = try await FlowRunProcess.run(["run", "loop.arazzo.yaml", "--input", "species=cat", "--input", "adopter=bo"], in: folder.url)
         #expect(run.status == 2)
         #expect(run.stderr.contains(
             "loop.arazzo.yaml:61:21: error: step 'adopt' runs workflow 'adopt-a-pet', which this flowrun cannot do in "

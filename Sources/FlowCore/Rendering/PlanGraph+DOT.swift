@@ -41,7 +41,7 @@ extension PlanGraph {
             case .refresh: attributes += ["color=darkorange3", "fontcolor=darkorange3"]
             case .compensation: attributes += ["color=royalblue4", "fontcolor=royalblue4"]
             case .switchCase: attributes += ["color=darkgreen", "fontcolor=darkgreen"]
-            case .loop: attributes += ["color=purple4", "fontcolor=purple4"]
+            case .loop, .successAction: attributes += ["color=purple4", "fontcolor=purple4"]
             case .data, .variable, .after: break
             }
             out += "    \(Self.dotQuoted(edge.from)) -> \(Self.dotQuoted(edge.to)) [\(attributes.joined(separator: ", "))];\n"

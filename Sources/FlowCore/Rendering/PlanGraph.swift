@@ -108,6 +108,9 @@ public struct PlanGraph: Sendable {
             /// The `switch` source runs the on-demand target in its place when its value matches one of the
             /// cases in the label (or none, for `default`).
             case switchCase
+            /// An Arazzo success action of the source (`onSuccess`) continues at the target, or ends the run at the
+            /// outputs, when the criteria in the label hold.
+            case successAction
             /// A `repeat` or `paginate` step sends its request again (or fetches the next page): an edge from
             /// the step to itself, labelled with what ends the loop and its limit.
             case loop
@@ -270,6 +273,17 @@ extension PlanGraph {
                     addRuleEdge(rule, from: stepNodes[planned.id], prefix: "on-error", outputsNode: outputsNode)
                 }
             }
+            for planned in plan.steps {
+                for rule in planned.step.onSuccess {
+                    let on = "on success" + Self.describe(rule.criteria)
+                    switch rule.action {
+                    case .goto(let target):
+                        addEdge(from: stepNodes[planned.id], to: stepNodes[target.value], .successAction, "\(on) → goto")
+                    case .end:
+                        addEdge(from: stepNodes[planned.id], to: outputsNode, .successAction, "\(on) → end")
+                    }
+                }
+            }
             for rule in workflow.catchRules {
                 let source = rule.step.map { stepNodes[$0.value] } ?? anyStepNode
                 addRuleEdge(rule, from: source, prefix: "catch", outputsNode: outputsNode)
@@ -390,7 +404,7 @@ extension PlanGraph {
         private mutating func addEdge(from: String?, to: String?, _ kind: Edge.Kind, _ label: String) -> Bool {
             guard let from, let to else { return false }
             let conditional = kind == .refresh || kind == .catchRule || kind == .compensation || kind == .switchCase
-                || kind == .loop
+                || kind == .loop || kind == .successAction
                 || [from, to].contains { id in
                     nodeKinds[id].map { [.onDemandStep, .anyStep, .compensation].contains($0) } ?? false
                 }
@@ -508,8 +522,18 @@ extension PlanGraph {
         /// `catch` (or `on-error`), then the statuses and error kinds a rule matches: `catch 404`,
         /// `on-error 5XX, timeout`.
         private static func describe(_ matcher: ErrorMatcher, prefix: String) -> String {
+            // An Arazzo failure action handles every kind of failure its criteria hold for: they say what it is.
+            if !matcher.criteria.isEmpty { return prefix + describe(matcher.criteria) }
             let parts = matcher.statuses.map(\.value.description) + matcher.kinds.map(\.value)
             return parts.isEmpty ? prefix : prefix + " " + parts.joined(separator: ", ")
+        }
+
+        /// Arazzo criteria as a label's condition: ` if $statusCode == 409`, several joined by `and`.
+        private static func describe(_ criteria: [Located<ArazzoCriterion>]) -> String {
+            guard !criteria.isEmpty else { return "" }
+            return " if " + criteria.map { criterion in
+                criterion.value.context.map { "\(criterion.value.condition) (\($0))" } ?? criterion.value.condition
+            }.joined(separator: " and ")
         }
 
         private static func uniqued(_ names: [String]) -> [String] {

@@ -20,6 +20,11 @@ struct RunCommand: AsyncParsableCommand {
             Requests go over HTTP (the `http` dispatcher) unless --mock names a stub file, which \
             answers every request in-process with no network.
 
+            An Arazzo 1.0 document (a top-level `arazzo` key) runs too: its steps in order, judged by \
+            their successCriteria, with their onSuccess and onFailure actions. --workflow chooses one of \
+            its workflows, --server NAME=URL sends a source's operations to another base URL, --source \
+            NAME=PATH reads a local copy of a source (docs/arazzo.md).
+
             --format junit prints a JUnit XML report (a test case per step) instead; --junit-out \
             writes one to a file alongside any format. --format github prints GitHub Actions \
             annotations: an error naming the failed step and attempt, or a notice on success.
@@ -109,6 +114,8 @@ struct RunCommand: AsyncParsableCommand {
               HTTPS_PROXY=http://proxy.corp:3128 flowrun run wf.yaml --connect-timeout 5s
               flowrun run wf.yaml --repeat 20 --input token=t-123
               flowrun run wf.yaml --inputs-each customers.csv --format json > runs.json
+              flowrun run workflows/adopt-pet.arazzo.yaml --server shop=http://127.0.0.1:8080/v1 \\
+                  --input species=cat --input adopter=ada
             """
     )
 
