@@ -27,6 +27,8 @@ struct ArazzoLowering {
     /// first server of its OpenAPI document.
     let serverURLs: [String: String]
     private(set) var diagnostics: [Diagnostic] = []
+    /// The outputs of the workflow being lowered's steps that run workflows, as ``outputAliases(of:)`` gives them.
+    private var aliases: [String: [String: String]] = [:]
 
     init(_ checked: ArazzoCheck.Checked, sourceCopies: [String: String] = [:], serverURLs: [String: String] = [:]) {
         self.checked = checked
@@ -76,17 +78,33 @@ struct ArazzoLowering {
                     Server(name: Located(source.name.value, at: source.name.location), url: .literal(.string(url))))
             }
         }
-        if let inputs = arazzo.inputs { workflow.inputs = inputSchema(inputs, types: &workflow.types) }
-        if !arazzo.dependsOn.isEmpty {
-            error(.unsupported,
-                  "workflow '\(arazzo.id.value)' depends on other workflows ('dependsOn'), which this flowrun cannot "
-                      + "run yet; run them one by one with --workflow",
-                  at: arazzo.dependsOn[0].location)
-        }
+        if let inputs = mergedInputs(of: arazzo) { workflow.inputs = inputSchema(inputs, types: &workflow.types) }
+        aliases = Self.outputAliases(of: arazzo)
         let successActions = resolve(arazzo.successActions, in: \.successActions)
         let failureActions = resolve(arazzo.failureActions, in: \.failureActions)
         let workflowParameters = Self.resolve(arazzo.parameters, in: document)
         var previous: String?
+        // The workflows it depends on run first, each as a step that calls it with the run's inputs it declares (the
+        // run takes them: ``mergedInputs(of:)``); `$workflows.<id>.outputs.<name>` reads that step's outputs.
+        for dependency in arazzo.dependsOn {
+            guard let called = document.workflows.first(where: { $0.id.value == dependency.value }) else { continue }
+            let inputs = Self.inputNames(called.inputs, in: document).map { name in
+                Binding(
+                    name: Located(name, at: dependency.location),
+                    value: .expression(try! RuntimeExpression(parsing: "$inputs.\(name)"), dependency.location))
+            }
+            let placeholder = Request(
+                method: Located("GET", at: dependency.location), path: .literal(.string("/")),
+                pathLocation: dependency.location)
+            var step = Step(
+                id: Located(Self.dependencyStepID(dependency.value), at: dependency.location),
+                location: dependency.location, request: placeholder)
+            step.call = callOf(dependency, inputs: inputs)
+            step.successCriteria = []
+            if let previous { step.after = [Located(previous, at: dependency.location)] }
+            previous = step.id.value
+            workflow.steps.append(step)
+        }
         for arazzoStep in arazzo.steps {
             guard var step = lower(arazzoStep, of: arazzo, workflowParameters: workflowParameters) else { continue }
             if let previous { step.after = [Located(previous, at: arazzoStep.id.location)] }
@@ -121,22 +139,55 @@ struct ArazzoLowering {
             type.imported = true
             types.append(type)
         }
-        var root = node
-        if let pairs = node.mapping, pairs.count == 1, case .string("$ref")? = pairs[0].key.scalar?.value,
-            case .string(let reference)? = pairs[0].value.scalar?.value, reference.hasPrefix(Self.componentInputsPrefix),
-            let component = document.components.inputs.first(where: {
-                Self.componentInputsPrefix + $0.name.value == reference
-            })
-        {
-            root = component.schema
-        }
-        let schema = decoder.schema(root)
+        let schema = decoder.schema(resolvedInputs(node))
         for var diagnostic in decoder.diagnostics where diagnostic.code != .unknownKey {
             diagnostic.severity = .warning
             diagnostic.message += "; flowrun does not check this part of the inputs schema"
             diagnostics.append(diagnostic)
         }
         return schema
+    }
+
+    /// The `inputs` of `arazzo`, with those of the workflows it depends on: they run first with the run's inputs,
+    /// so the run takes theirs too (their properties and required names added to its own).
+    private func mergedInputs(of arazzo: ArazzoWorkflow) -> YAMLNode? {
+        let dependencies = arazzo.dependsOn.compactMap { id in document.workflows.first { $0.id.value == id.value } }
+        let nodes = ([arazzo.inputs] + dependencies.map(\.inputs)).compactMap { $0.map(resolvedInputs) }
+        guard dependencies.contains(where: { $0.inputs != nil }), let own = nodes.first else { return arazzo.inputs }
+        func member(_ key: String, of node: YAMLNode) -> YAMLNode? {
+            node.mapping?.first { $0.key.scalar?.value == .string(key) }?.value
+        }
+        var properties: [YAMLPair] = []
+        var required: [YAMLNode] = []
+        for node in nodes {
+            for pair in member("properties", of: node)?.mapping ?? []
+            where !properties.contains(where: { $0.key.scalar?.value == pair.key.scalar?.value }) {
+                properties.append(pair)
+            }
+            for name in member("required", of: node)?.sequence ?? []
+            where !required.contains(where: { $0.scalar?.value == name.scalar?.value }) {
+                required.append(name)
+            }
+        }
+        func scalar(_ text: String) -> YAMLNode {
+            YAMLNode(.scalar(YAMLScalar(text: text, style: .plain, value: .string(text))), at: own.location)
+        }
+        return YAMLNode(.mapping([
+            YAMLPair(key: scalar("type"), value: scalar("object")),
+            YAMLPair(key: scalar("properties"), value: YAMLNode(.mapping(properties), at: own.location)),
+            YAMLPair(key: scalar("required"), value: YAMLNode(.sequence(required), at: own.location)),
+        ]), at: own.location)
+    }
+
+    /// An `inputs` schema, or the component schema its `$ref` names.
+    private func resolvedInputs(_ node: YAMLNode) -> YAMLNode { Self.resolvedInputs(node, in: document) }
+
+    private static func resolvedInputs(_ node: YAMLNode, in document: ArazzoDocument) -> YAMLNode {
+        guard let pairs = node.mapping, pairs.count == 1, case .string("$ref")? = pairs[0].key.scalar?.value,
+            case .string(let reference)? = pairs[0].value.scalar?.value,
+            let component = document.components.inputs.first(where: { componentInputsPrefix + $0.name.value == reference })
+        else { return node }
+        return component.schema
     }
 
     /// What a `$ref` to an input schema among the components starts with.
@@ -154,11 +205,21 @@ struct ArazzoLowering {
         step.description = arazzoStep.description
         switch arazzoStep.target {
         case .workflowID(let called)?:
-            error(.unsupported,
-                  "step '\(id.value)' runs workflow '\(called.value)', which this flowrun cannot do in an Arazzo "
-                      + "document yet",
-                  at: called.location)
-            return nil
+            let parameters = Self.resolve(arazzoStep.parameters, in: document) + workflowParameters.filter { inherited in
+                !arazzoStep.parameters.contains {
+                    if case .object(let own) = $0 { own.name.value == inherited.name.value } else { false }
+                }
+            }
+            step.call = callOf(called, inputs: parameters.map { Binding(name: $0.name, value: template($0.value)) })
+            if !arazzoStep.successCriteria.isEmpty {
+                diagnostics.append(Diagnostic(
+                    .warning, .unsupported,
+                    "step '\(id.value)' runs a workflow, which has no response of its own: its successCriteria are not "
+                        + "evaluated; the step succeeds when the workflow does",
+                    at: arazzoStep.successCriteria[0].location))
+            }
+            step.outputs = []
+            return step
         case .operationID(let written)?, .operationPath(let written)?:
             guard let (source, pointer) = checked.operations[ArazzoOperationCheck.key(arazzo.id.value, id.value)]
             else {
@@ -185,46 +246,140 @@ struct ArazzoLowering {
         case nil:
             return nil
         }
-        step.successCriteria = arazzoStep.successCriteria
-        checkReadable(arazzoStep.successCriteria)
+        step.successCriteria = lowered(arazzoStep.successCriteria)
         step.outputs = arazzoStep.outputs.map { Binding(name: $0.name, value: template($0.value)) }
         return step
+    }
+
+    /// A call of workflow `called` of this document, with `inputs`.
+    private func callOf(_ called: Located<String>, inputs: [Binding]) -> SubWorkflowCall {
+        let file = document.path.split(separator: "/").last.map(String.init) ?? document.path
+        var call = SubWorkflowCall(path: Located(file, at: called.location), inputs: inputs)
+        call.arazzoWorkflowID = called.value
+        return call
     }
 
     /// A value written in the document as a template; an expression that reads a step's output without `.outputs`
     /// (which lint warns about) is read as if it had it.
     private mutating func template(_ node: YAMLNode) -> ValueTemplate {
-        ValueTemplate.compile(Self.withOutputs(node), into: &diagnostics)
+        ValueTemplate.compile(withOutputs(node), into: &diagnostics)
     }
 
-    /// `node` with `$steps.<id>.<name>` read as `$steps.<id>.outputs.<name>`, as ``ArazzoExpression``'s lenient
-    /// reading does.
-    private static func withOutputs(_ node: YAMLNode) -> YAMLNode {
+    /// `node` with its runtime expressions read as flowrun reads them (``flowrunText(_:aliases:)``).
+    private func withOutputs(_ node: YAMLNode) -> YAMLNode {
         var node = node
         switch node.content {
         case .scalar(var scalar):
-            guard case .string(let text) = scalar.value, text.hasPrefix("$steps.") else { return node }
-            let fixed = flowrunText(text)
+            guard case .string(let text) = scalar.value, text.contains("$steps.") || text.contains("$workflows.")
+            else { return node }
+            let fixed = text.hasPrefix("$") ? Self.flowrunText(text, aliases: aliases) : embeddedRewritten(text)
             guard fixed != text else { return node }
             scalar.value = .string(fixed)
             scalar.text = fixed
             scalar.source = nil
             node.content = .scalar(scalar)
         case .sequence(let elements):
-            node.content = .sequence(elements.map(withOutputs))
+            node.content = .sequence(elements.map { withOutputs($0) })
         case .mapping(let pairs):
             node.content = .mapping(pairs.map { YAMLPair(key: $0.key, value: withOutputs($0.value)) })
         }
         return node
     }
 
-    /// A runtime expression's text as flowrun reads it: `$steps.a.b` (no `.outputs`) as `$steps.a.outputs.b`.
-    static func flowrunText(_ text: String) -> String {
-        guard text.hasPrefix("$steps."), (try? ArazzoExpression.parsingLeniently(text))?.warning != nil else {
+    /// `text` with each embedded `{$…}` expression read as flowrun reads it.
+    private func embeddedRewritten(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            let start = rest.index(after: open)
+            result += rest[..<start]
+            rest = rest[start...]
+            guard rest.first == "$", let close = rest.firstIndex(of: "}") else { continue }
+            result += Self.flowrunText(String(rest[..<close]), aliases: aliases)
+            rest = rest[close...]
+        }
+        return result + rest
+    }
+
+    /// A runtime expression's text as flowrun reads it: `$steps.a.b` (no `.outputs`) as `$steps.a.outputs.b`;
+    /// `$workflows.w.outputs.x` as the outputs of the step that ran `w` first (`dependsOn`); and an output of a
+    /// step that runs a workflow, `$steps.s.outputs.alias` where the step declares `alias: $outputs.x`, as the
+    /// workflow's output `x` (the step's outputs are the workflow's).
+    static func flowrunText(_ text: String, aliases: [String: [String: String]] = [:]) -> String {
+        var text = text
+        if text.hasPrefix("$steps."), (try? ArazzoExpression.parsingLeniently(text))?.warning != nil {
+            let afterStep = text.dropFirst(7).firstIndex(of: ".").map { text.index(after: $0) } ?? text.endIndex
+            text = String(text[..<afterStep]) + "outputs." + text[afterStep...]
+        }
+        switch try? ArazzoExpression.parsingLeniently(text).expression {
+        case .workflowValue(let workflowID, .outputs, let name, let pointer)?:
+            return "$steps.\(dependencyStepID(workflowID)).outputs.\(name)" + (pointer.map { "#\($0)" } ?? "")
+        case .stepOutput(let stepID, let name, let pointer)?:
+            guard let original = aliases[stepID]?[name] else { return text }
+            return "$steps.\(stepID).outputs.\(original)" + (pointer.map { "#\($0)" } ?? "")
+        default:
             return text
         }
-        let afterStep = text.dropFirst(7).firstIndex(of: ".").map { text.index(after: $0) } ?? text.endIndex
-        return String(text[..<afterStep]) + "outputs." + text[afterStep...]
+    }
+
+    /// The id of the step that runs workflow `id` before the steps of a workflow that depends on it.
+    static func dependencyStepID(_ id: String) -> String { "dependsOn-" + id }
+
+    /// For each step that runs a workflow, its outputs by name: the called workflow's output each one reads
+    /// (`alias: $outputs.x`).
+    private static func outputAliases(of workflow: ArazzoWorkflow) -> [String: [String: String]] {
+        var aliases: [String: [String: String]] = [:]
+        for step in workflow.steps {
+            guard case .workflowID? = step.target else { continue }
+            for (name, value) in step.outputs {
+                guard case .string(let text)? = value.scalar?.value,
+                    case .outputs(let output, nil)? = try? ArazzoExpression.parsingLeniently(text).expression
+                else { continue }
+                aliases[step.id.value, default: [:]][name.value] = output
+            }
+        }
+        return aliases
+    }
+
+    /// The properties an `inputs` schema declares, following a `$ref` to the components.
+    private static func inputNames(_ node: YAMLNode?, in document: ArazzoDocument) -> [String] {
+        guard let node = node.map({ resolvedInputs($0, in: document) }) else { return [] }
+        guard let properties = node.mapping?.first(where: { $0.key.scalar?.value == .string("properties") })?.value
+        else { return [] }
+        return (properties.mapping ?? []).compactMap { pair in
+            if case .string(let name)? = pair.key.scalar?.value { name } else { nil }
+        }
+    }
+
+    /// `criteria` with their runtime expressions read as flowrun reads them (``flowrunText(_:aliases:)``), which
+    /// is how the run evaluates them; each unreadable one is reported (``checkReadable(_:)``).
+    private mutating func lowered(_ criteria: [Located<ArazzoCriterion>]) -> [Located<ArazzoCriterion>] {
+        let lowered = criteria.map { located -> Located<ArazzoCriterion> in
+            let criterion = located.value
+            var condition = criterion.condition
+            let type: String
+            switch criterion.kind {
+            case .simple(let parsed):
+                type = "simple"
+                var scalars = Array(condition.unicodeScalars)
+                for (text, offset) in parsed.expressions.sorted(by: { $0.offset > $1.offset }) {
+                    let count = text.unicodeScalars.count
+                    guard offset + count <= scalars.count else { continue }
+                    scalars.replaceSubrange(
+                        offset..<(offset + count), with: Self.flowrunText(text, aliases: aliases).unicodeScalars)
+                }
+                condition = String(String.UnicodeScalarView(scalars))
+            case .regex: type = "regex"
+            case .jsonPath: type = "jsonpath"
+            }
+            let context = criterion.context.map { Self.flowrunText($0, aliases: aliases) }
+            guard condition != criterion.condition || context != criterion.context,
+                let rewritten = try? ArazzoCriterion(condition: condition, type: type, context: context)
+            else { return located }
+            return Located(rewritten, at: located.location)
+        }
+        checkReadable(lowered)
+        return lowered
     }
 
     /// Reports each runtime expression of `criteria` that flowrun cannot read at run time (`$url`, `$method`,
@@ -233,7 +388,7 @@ struct ArazzoLowering {
         for criterion in criteria {
             var texts: [String] = criterion.value.context.map { [$0] } ?? []
             if case .simple(let condition) = criterion.value.kind { texts += condition.expressions.map(\.text) }
-            for text in texts where (try? RuntimeExpression(parsing: Self.flowrunText(text))) == nil {
+            for text in texts where (try? RuntimeExpression(parsing: text)) == nil {
                 error(.unsupported,
                       "flowrun cannot read '\(text)' when it runs a step yet; a criterion can read $statusCode, "
                           + "$response.body, $response.header.<name>, $inputs and $steps",
@@ -255,14 +410,6 @@ struct ArazzoLowering {
         {
             payload = Self.relocated(parsed, to: payload.location)
         }
-        if isForm, let pairs = payload.mapping {
-            var fields: [Binding] = []
-            for pair in pairs {
-                guard case .string(let name)? = pair.key.scalar?.value else { continue }
-                fields.append(Binding(name: Located(name, at: pair.key.location), value: template(pair.value)))
-            }
-            return .form(fields, payload.location)
-        }
         var value = template(payload)
         if payload.scalar != nil, !isJSON {
             return .text(value, contentType: body.contentType, payload.location)
@@ -274,6 +421,20 @@ struct ArazzoLowering {
                 continue
             }
             value = replaced
+        }
+        if isForm, let pairs = payload.mapping {
+            // Form fields in the order the payload writes them, each with its value after the replacements.
+            let members: [String: ValueTemplate] =
+                switch value {
+                case .object(let members): members
+                case .literal(.object(let members)): members.mapValues { .literal($0) }
+                default: [:]
+                }
+            let fields = pairs.compactMap { pair -> Binding? in
+                guard case .string(let name)? = pair.key.scalar?.value, let member = members[name] else { return nil }
+                return Binding(name: Located(name, at: pair.key.location), value: member)
+            }
+            return .form(fields, payload.location)
         }
         return .json(value, payload.location)
     }
@@ -333,7 +494,7 @@ struct ArazzoLowering {
         merging own: [ArazzoAction], over inherited: [ArazzoAction], in step: ArazzoStep
     ) -> [SuccessRule] {
         Self.merged(own, over: inherited).compactMap { action in
-            checkReadable(action.criteria)
+            let criteria = lowered(action.criteria)
             let kind: SuccessRule.Action
             switch action.kind.value {
             case .end:
@@ -345,7 +506,7 @@ struct ArazzoLowering {
                 return nil  // The decoder refuses a retry among success actions.
             }
             return SuccessRule(
-                name: action.name.value, criteria: action.criteria, action: kind, location: action.location,
+                name: action.name.value, criteria: criteria, action: kind, location: action.location,
                 maxVisits: Self.maxVisits)
         }
     }
@@ -357,9 +518,8 @@ struct ArazzoLowering {
     ) {
         var policy = Policy(name: Located("\(step.id.value) (onFailure)", at: step.id.location))
         for action in Self.merged(own, over: inherited) {
-            checkReadable(action.criteria)
             var when = ErrorMatcher(kinds: Self.failureKinds.map { Located($0, at: action.location) })
-            when.criteria = action.criteria
+            when.criteria = lowered(action.criteria)
             switch action.kind.value {
             case .retry:
                 if action.workflowID != nil || action.stepID != nil {

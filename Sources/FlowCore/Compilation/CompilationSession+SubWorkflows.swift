@@ -9,23 +9,24 @@ extension CompilationSession {
         if let memo = calleeMemo[step.id.value] { return memo }
         let path = SubWorkflowLoader.resolve(call.path.value, from: workflow.path)
         var plan: Plan?
-        switch subWorkflows.load(path) {
+        switch subWorkflows.load(path, arazzoWorkflowID: call.arazzoWorkflowID) {
         case .compiled(let compiled):
             plan = compiled
         case .failed(let first) where first.code == .unreadableFile && first.location?.path == path:
             error(.subWorkflow,
-                  "step '\(step.id.value)' calls '\(call.path.value)', which cannot be read: \(first.message) "
+                  "step '\(step.id.value)' calls \(call.target), which cannot be read: \(first.message) "
                       + "(a 'workflow' path is relative to the directory of this file)",
                   at: call.path.location)
         case .failed(let first):
             let place = first.location.map { "\($0.path):\($0.line):\($0.column): " } ?? ""
             error(.subWorkflow,
-                  "step '\(step.id.value)' calls '\(call.path.value)', which has errors; the first: \(place)\(first.message)",
+                  "step '\(step.id.value)' calls \(call.target), which has errors; the first: \(place)\(first.message)",
                   at: call.path.location)
         case .cycle(let chain):
             error(.subWorkflow,
-                  "step '\(step.id.value)' calls '\(call.path.value)', which is already being run further up: the "
-                      + "workflow files call each other in a cycle, \(chain.joined(separator: " → "))",
+                  "step '\(step.id.value)' calls \(call.target), which is already being run further up: the "
+                      + (call.arazzoWorkflowID == nil ? "workflow files" : "workflows")
+                      + " call each other in a cycle, \(chain.joined(separator: " → "))",
                   at: call.path.location)
         }
         calleeMemo[step.id.value] = .some(plan)
@@ -62,7 +63,7 @@ extension CompilationSession {
             guard let callee else { continue }
             guard let declared else {
                 error(.unknownReference,
-                      "step '\(step.id.value)' gives input '\(name)', but '\(call.path.value)' declares no inputs",
+                      "step '\(step.id.value)' gives input '\(name)', but \(call.target) declares no inputs",
                       at: binding.name.location)
                 continue
             }
@@ -70,7 +71,7 @@ extension CompilationSession {
                 if case .allowed(true) = declared.additionalProperties { continue }
                 let names = declared.properties.map(\.name)
                 error(.unknownReference,
-                      "'\(call.path.value)' has no input '\(name)'\(Suggestion.didYouMean(name, in: names))"
+                      "\(call.target) has no input '\(name)'\(Suggestion.didYouMean(name, in: names))"
                           + (names.isEmpty ? "; its 'inputs' declares no properties" : ""),
                       at: binding.name.location)
                 continue
@@ -80,7 +81,7 @@ extension CompilationSession {
         for required in declared?.required ?? [] where given[required.value] == nil {
             if declared?.property(required.value)?.defaultValue != nil { continue }
             error(.missingKey,
-                  "step '\(step.id.value)' does not give input '\(required.value)', which '\(call.path.value)' "
+                  "step '\(step.id.value)' does not give input '\(required.value)', which \(call.target) "
                       + "requires; bind it under 'inputs'",
                   at: call.path.location)
         }
@@ -100,7 +101,7 @@ extension CompilationSession {
         if case .literal(let value) = binding.value {
             if let failure = callee.validator.validate(value, against: expected, maxFailures: 1).first {
                 error(.bindingTypeMismatch,
-                      "input '\(name)' of '\(call.path.value)' does not accept this value: \(failure.message)",
+                      "input '\(name)' of \(call.target) does not accept this value: \(failure.message)",
                       at: binding.name.location)
             }
             return
@@ -111,7 +112,7 @@ extension CompilationSession {
         let accepted = wanted.contains(.number) ? wanted.union([.integer]) : wanted
         if bound.isDisjoint(with: accepted) {
             error(.bindingTypeMismatch,
-                  "input '\(name)' of '\(call.path.value)' is \(calleeTypes.describe(expected)), but the value "
+                  "input '\(name)' of \(call.target) is \(calleeTypes.describe(expected)), but the value "
                       + "bound to it is \(navigator.describe(type))",
                   at: binding.value.firstLocation ?? binding.name.location)
         }

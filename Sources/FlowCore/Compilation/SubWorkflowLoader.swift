@@ -65,11 +65,23 @@ final class SubWorkflowLoader {
         return result
     }
 
+    /// Runs `body` with workflow `arazzoWorkflowID` of the Arazzo document at `path` in the chain of calls, as
+    /// the compilation of that workflow: a step of it that calls it again is then a cycle.
+    func compiling<T>(_ path: String, arazzoWorkflowID: String, _ body: () -> T) -> T {
+        chain.append((Self.canonical(path) + "#" + arazzoWorkflowID, path + "#" + arazzoWorkflowID))
+        defer { chain.removeLast() }
+        return body()
+    }
+
     /// Compiles the file at `path` (as ``resolve(_:from:)`` gives it), or gives the outcome of compiling it before.
-    func load(_ path: String) -> Outcome {
-        let canonical = Self.canonical(path)
+    ///
+    /// With `arazzoWorkflowID`, the file is an Arazzo document and that workflow of it is compiled: each workflow
+    /// of a document counts as a file of its own in the chain of calls.
+    func load(_ path: String, arazzoWorkflowID: String? = nil) -> Outcome {
+        let canonical = Self.canonical(path) + (arazzoWorkflowID.map { "#" + $0 } ?? "")
+        let shown = path + (arazzoWorkflowID.map { "#" + $0 } ?? "")
         if let start = chain.firstIndex(where: { $0.canonical == canonical }) {
-            return .cycle(chain[start...].map(\.shown) + [path])
+            return .cycle(chain[start...].map(\.shown) + [shown])
         }
         if let outcome = memo[canonical] { return outcome }
         let outcome: Outcome
@@ -77,7 +89,12 @@ final class SubWorkflowLoader {
         case .failure(let error):
             outcome = .failed(Diagnostic(error))
         case .success(let bytes):
-            chain.append((canonical, path))
+            chain.append((canonical, shown))
+            var compiler = compiler
+            if let arazzoWorkflowID {
+                compiler.compilesArazzo = true
+                compiler.arazzoWorkflowID = arazzoWorkflowID
+            }
             let result = compiler.check(bytes: bytes, path: path, loader: self)
             chain.removeLast()
             if let plan = result.plan {

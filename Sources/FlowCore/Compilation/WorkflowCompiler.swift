@@ -149,8 +149,9 @@ public struct WorkflowCompiler: Sendable {
         for arazzo in checked.document.workflows where chosen == nil || arazzo.id.value == chosen?.id.value {
             let before = lowering.diagnostics.count
             let workflow = lowering.lower(arazzo)
-            let compiled = check(
-                workflow, decodingDiagnostics: Array(lowering.diagnostics[before...]), loader: loader)
+            let compiled = loader.compiling(path, arazzoWorkflowID: arazzo.id.value) {
+                check(workflow, decodingDiagnostics: Array(lowering.diagnostics[before...]), loader: loader)
+            }
             for diagnostic in compiled.diagnostics
             where seen.insert("\(diagnostic.location.map(String.init(describing:)) ?? "")\u{0}\(diagnostic.message)").inserted {
                 result.diagnostics.append(diagnostic)

@@ -42,6 +42,10 @@ struct InputBinder {
         guard problems.isEmpty else {
             throw FlowError(.validation, problems.joined(separator: "; "), at: declared.location)
         }
+        if plan.workflow.arazzoWorkflowID != nil {
+            // Arazzo reads an input that was not given as absent, which it compares and sends as null.
+            for property in schema.properties where inputs[property.name] == nil { inputs[property.name] = .null }
+        }
         return inputs
     }
 }

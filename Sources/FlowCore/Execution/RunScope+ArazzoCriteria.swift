@@ -13,8 +13,8 @@ extension RunScope {
     }
 
     /// The value of an Arazzo runtime expression, as flowrun reads it; `nil` (absent, which Arazzo's criteria
-    /// compare as `null`) when it reads nothing. Lowering refuses the expressions flowrun cannot read at run time,
-    /// so each one here parses.
+    /// compare as `null`) when it reads nothing. Lowering rewrote each criterion's expressions into flowrun's and
+    /// refused those flowrun cannot read at run time, so each one here parses.
     func arazzoValue(_ text: String) -> JSONValue? {
         guard let expression = try? RuntimeExpression(parsing: text) else { return nil }
         return try? value(of: expression)

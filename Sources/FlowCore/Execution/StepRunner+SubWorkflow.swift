@@ -18,7 +18,8 @@ extension StepRunner {
     /// called workflow's error, its message prefixed with the file and the step that failed.
     func runSubWorkflow(_ planned: PlannedStep, _ callee: Plan, scope: RunScope) async -> StepResult {
         let started = clock.now
-        let written = planned.step.call?.path.value ?? callee.workflow.path
+        // An Arazzo document's workflow by its id; a workflow file by its path as written.
+        let written = planned.step.call.map { $0.arazzoWorkflowID ?? $0.path.value } ?? callee.workflow.path
         var report = StepReport(
             id: planned.id, status: .succeeded, attempts: [], startedAfter: runStart.duration(to: started),
             duration: .zero, outputs: [:], error: nil)

@@ -16,6 +16,14 @@ package struct SubWorkflowCall: Sendable {
     package var path: Located<String>
     /// The values bound to the called workflow's inputs, in file order.
     package var inputs: [Binding]
+    /// For a step of an Arazzo document that runs another workflow of it (`workflowId`, or a `dependsOn` entry):
+    /// that workflow's id; ``path`` is then the document itself.
+    package var arazzoWorkflowID: String?
+
+    /// What the call runs, for messages: `'login.yaml'`, or `workflow 'place-order'` in an Arazzo document.
+    package var target: String {
+        arazzoWorkflowID.map { "workflow '\($0)'" } ?? "'\(path.value)'"
+    }
 
     /// Creates a call.
     /// - Parameters:
