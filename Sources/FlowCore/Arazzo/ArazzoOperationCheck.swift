@@ -253,6 +253,16 @@ struct ArazzoOperationCheck {
             // The pointer to the path item: the operation's pointer without its method.
             func pathItem(_ pointer: String) -> Substring { pointer[..<(pointer.lastIndex(of: "/") ?? pointer.endIndex)] }
             let path = source.operations.filter { pathItem($0.pointer) == pathItem(pointer) }
+            let onlyOne = source.operations.filter { pathItem($0.pointer) == pointer }
+            if onlyOne.count == 1, let found = onlyOne.first {
+                // The official LoginAndRetrievePets example points at the path item of its only operation.
+                diagnostics.append(Diagnostic(
+                    .warning, .unknownReference,
+                    "'\(pointer)' is a path, not an operation; read as its only operation, "
+                        + "'\(found.pointer)' (an operationPath points at a method of a path)",
+                    at: written.location))
+                return (found, sourceName)
+            }
             let hint = path.isEmpty
                 ? Suggestion.closest(to: pointer, in: pointers).map { "; did you mean '\($0)'?" } ?? ""
                 : "; that path has \(path.map { $0.method.lowercased() }.joined(separator: ", "))"

@@ -390,6 +390,8 @@ struct OperationLowering {
         of operation: SourceOperation, _ call: OperationCall, label: String, into request: inout Request
     ) {
         var given: Set<String> = []
+        var cookies: [Binding] = []
+        defer { if !cookies.isEmpty { request.headers.append(cookieHeader(cookies, label: label)) } }
         for (position, binding) in call.parameters.enumerated() {
             let name = binding.name.value
             given.insert(name)
@@ -405,6 +407,7 @@ struct OperationLowering {
                     switch written {
                     case "header": request.headers.append(binding)
                     case "query": request.query.append(binding)
+                    case "cookie": cookies.append(binding)
                     default:
                         error(.unsupported,
                               "parameter '\(name)' (in: \(written)) is not a parameter of \(label), so flowrun cannot "
@@ -444,6 +447,8 @@ struct OperationLowering {
                 }
                 if parameter.schema?.types == [.array] { request.commaSeparatedHeaders.insert(name) }
                 request.headers.append(binding)
+            case .cookie where call.arazzoPlacements != nil:
+                cookies.append(binding)
             case .cookie:
                 error(.unsupported,
                       "parameter '\(name)' of \(label) is a cookie, which flowrun does not send yet; set a 'Cookie' "
@@ -461,6 +466,30 @@ struct OperationLowering {
                       + "'parameters:'",
                   at: call.parametersLocation)
         }
+    }
+
+    /// An Arazzo step's cookie parameters as one `Cookie` header: `name=value; name2=value2` (RFC 6265), each
+    /// value as bound, a literal or a runtime expression.
+    private mutating func cookieHeader(_ cookies: [Binding], label: String) -> Binding {
+        var template = StringTemplate(segments: [])
+        for (index, cookie) in cookies.enumerated() {
+            template.segments.append(.literal((index == 0 ? "" : "; ") + cookie.name.value + "="))
+            switch cookie.value {
+            case .literal(let value):
+                template.segments.append(.literal(value.interpolationText))
+            case .expression(let expression, let location):
+                template.segments.append(.expression(expression, offset: 0))
+                template.expressionLocations.append(location)
+            case .string(let text, _):
+                template.segments += text.segments
+                template.expressionLocations += text.expressionLocations
+            case .array, .object:
+                error(.unsupported, "cookie parameter '\(cookie.name.value)' of \(label) is a list or an object, which "
+                          + "a cookie cannot hold", at: cookie.name.location)
+            }
+        }
+        let location = cookies[0].name.location
+        return Binding(name: Located("Cookie", at: location), value: .string(template, location))
     }
 
     /// A `deepObject` query parameter as one query parameter per member: `filter: { status: open }` sends

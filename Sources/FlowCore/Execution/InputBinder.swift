@@ -13,7 +13,9 @@ struct InputBinder {
             return [:]
         }
         let schema = declared.ref.flatMap { plan.types[$0.value] } ?? declared
-        var inputs = given
+        let isArazzo = plan.workflow.arazzoWorkflowID != nil
+        // Arazzo reads null as absent: a calling workflow passes null for an input its own run was not given.
+        var inputs = isArazzo ? given.filter { $0.value != .null } : given
         for property in schema.properties where inputs[property.name] == nil {
             if let value = property.schema.defaultValue { inputs[property.name] = value }
         }
@@ -42,7 +44,7 @@ struct InputBinder {
         guard problems.isEmpty else {
             throw FlowError(.validation, problems.joined(separator: "; "), at: declared.location)
         }
-        if plan.workflow.arazzoWorkflowID != nil {
+        if isArazzo {
             // Arazzo reads an input that was not given as absent, which it compares and sends as null.
             for property in schema.properties where inputs[property.name] == nil { inputs[property.name] = .null }
         }
