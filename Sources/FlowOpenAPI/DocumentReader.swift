@@ -204,6 +204,7 @@ struct DocumentReader {
         var style = placement == .query || placement == .cookie ? "form" : "simple"
         var explode = style == "form"
         var schema: FlowCore.JSONSchema?
+        var isJSONContent = false
         switch parameter.context {
         case .query(_, _, let schemaOrContent), .header(_, let schemaOrContent), .path(let schemaOrContent),
             .cookie(_, let schemaOrContent):
@@ -217,13 +218,16 @@ struct DocumentReader {
                 }
             case .b(let content):
                 schema = jsonSchema(of: content, at: path + ["content"])
+                isJSONContent = content.keys.contains { $0.rawValue.hasSuffix("/json") || $0.rawValue.hasSuffix("+json") }
             }
         default:
             break
         }
-        return SourceParameter(
+        var read = SourceParameter(
             name: parameter.name, placement: placement, required: parameter.required || placement == .path,
             style: style, explode: explode, schema: schema, location: tree.location(of: path))
+        read.isJSONContent = isJSONContent
+        return read
     }
 
     // MARK: Bodies

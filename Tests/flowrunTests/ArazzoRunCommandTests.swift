@@ -82,6 +82,63 @@ struct ArazzoRunCommandTests {
         #expect(missing.stderr.contains("missing required input 'username'"), "\(missing.stderr)")
     }
 
+    /// An operation's query parameter with `content: application/json` takes an object, sent as its JSON text;
+    /// a step's cookie parameters go out as one Cookie header.
+    @Test func jsonContentAndCookieParametersAreSentAsTheOperationSays() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("api.openapi.yaml", """
+            openapi: 3.1.0
+            info: { title: Search, version: "1" }
+            servers: [{ url: https://search.example }]
+            paths:
+              /search:
+                get:
+                  operationId: search
+                  parameters:
+                    - name: filter
+                      in: query
+                      content:
+                        application/json:
+                          schema: { type: object, properties: { status: { type: string } } }
+                    - { name: session, in: cookie, schema: { type: string } }
+                  responses:
+                    "200": { description: Hits., content: { application/json: { schema: { type: array } } } }
+            """)
+        try folder.write("search.arazzo.yaml", """
+            arazzo: 1.0.1
+            info: { title: Search, version: "1" }
+            sourceDescriptions: [{ name: api, url: ./api.openapi.yaml, type: openapi }]
+            workflows:
+              - workflowId: search
+                inputs: { type: object, properties: { filter: { type: object } } }
+                steps:
+                  - stepId: find
+                    operationId: search
+                    parameters:
+                      - { name: filter, in: query, value: $inputs.filter }
+                      - { name: session, in: cookie, value: s-1 }
+                      - { name: theme, in: cookie, value: dark }
+                    successCriteria: [{ condition: $statusCode == 200 }]
+                    outputs: { hits: $response.body }
+                outputs: { hits: $steps.find.outputs.hits }
+            """)
+        try folder.write("stubs.mock.yaml", """
+            flowrun-mock: 1
+            stubs:
+              - match:
+                  method: GET
+                  path: /search
+                  query: { filter: '{"status":"open"}' }
+                  headers: { Cookie: session=s-1; theme=dark }
+                respond: { body: [1, 2] }
+            """)
+        let run = try await FlowRunProcess.run(
+            ["run", "search.arazzo.yaml", "--mock", "stubs.mock.yaml", "--input", #"filter={"status":"open"}"#],
+            in: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("/search?filter=%7B%22status%22%3A%22open%22%7D"), "\(run.stderr)")
+    }
+
     @Test func aStepWhoseCriteriaFailWithNoActionFailsTheRun() async throws {
         let folder = try TemporaryFolder()
         try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))

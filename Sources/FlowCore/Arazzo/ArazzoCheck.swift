@@ -21,7 +21,7 @@ package enum ArazzoCheck {
         var document: ArazzoDocument
         var diagnostics: [Diagnostic]
         /// The operation each step calls, as ``ArazzoOperationCheck/resolved`` gives it.
-        var operations: [String: (source: String, pointer: String)] = [:]
+        var operations: [String: (source: String, pointer: String, contentType: String?)] = [:]
         /// The absolute path of each readable source's document, by source name.
         var sourcePaths: [String: String] = [:]
     }

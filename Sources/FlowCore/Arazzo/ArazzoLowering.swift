@@ -221,7 +221,7 @@ struct ArazzoLowering {
             step.outputs = []
             return step
         case .operationID(let written)?, .operationPath(let written)?:
-            guard let (source, pointer) = checked.operations[ArazzoOperationCheck.key(arazzo.id.value, id.value)]
+            guard let (source, pointer, contentType) = checked.operations[ArazzoOperationCheck.key(arazzo.id.value, id.value)]
             else {
                 if checked.sourcePaths.isEmpty || !document.sources.contains(where: { checked.sourcePaths[$0.name.value] != nil }) {
                     error(.unreadableFile,
@@ -241,7 +241,9 @@ struct ArazzoLowering {
                 parameters: parameters.map { Binding(name: $0.name, value: template($0.value)) },
                 parametersLocation: id.location)
             call.arazzoPlacements = parameters.map { $0.placement?.value ?? "query" }
-            if let body = arazzoStep.requestBody { call.body = requestBody(body, at: id.location) }
+            if let body = arazzoStep.requestBody {
+                call.body = requestBody(body, operationContentType: contentType, at: id.location)
+            }
             step.operation = call
         case nil:
             return nil
@@ -399,10 +401,13 @@ struct ArazzoLowering {
 
     /// The step's request body: a mapping or sequence is JSON (or form fields, for a form content type); a string
     /// that parses as JSON, with a JSON content type, is that JSON; any other string is sent as text. Each
-    /// replacement then sets its target.
-    private mutating func requestBody(_ body: ArazzoRequestBody, at location: SourceLocation) -> RequestBody? {
+    /// replacement then sets its target. Without a `contentType`, the operation's (its first) applies, and JSON
+    /// when it declares none.
+    private mutating func requestBody(
+        _ body: ArazzoRequestBody, operationContentType: String?, at location: SourceLocation
+    ) -> RequestBody? {
         guard var payload = body.payload else { return nil }
-        let contentType = body.contentType?.value.lowercased() ?? "application/json"
+        let contentType = (body.contentType?.value ?? operationContentType)?.lowercased() ?? "application/json"
         let isJSON = contentType.hasSuffix("/json") || contentType.hasSuffix("+json")
         let isForm = contentType.hasPrefix("application/x-www-form-urlencoded")
         if isJSON, let scalar = payload.scalar, case .string(let text) = scalar.value,
@@ -412,7 +417,8 @@ struct ArazzoLowering {
         }
         var value = template(payload)
         if payload.scalar != nil, !isJSON {
-            return .text(value, contentType: body.contentType, payload.location)
+            let written = body.contentType ?? operationContentType.map { Located($0, at: payload.location) }
+            return .text(value, contentType: written, payload.location)
         }
         for (target, replacement) in body.replacements {
             guard let replaced = value.replacing(at: target.value.tokens[...], with: template(replacement)) else {

@@ -52,8 +52,10 @@ extension CompilationSession {
         checkPathPlaceholders(in: request)
         var boundTypes: [String: JSONSchema] = [:]
         for binding in request.query {
+            // A JSON `content` parameter takes any value: it goes out as JSON text.
+            let placement: Placement = request.jsonQuery.contains(binding.name.value) ? .value : .query
             boundTypes[binding.name.value] =
-                checkTemplate(binding.value, in: context, placement: .query, at: binding.name.location)
+                checkTemplate(binding.value, in: context, placement: placement, at: binding.name.location)
         }
         for binding in request.headers {
             // A list header (OpenAPI's `simple` style) takes what a query parameter takes: scalars or a list of them.

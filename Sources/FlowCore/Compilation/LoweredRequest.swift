@@ -59,6 +59,8 @@ struct LoweredRequest: Sendable {
         var value: Value
         /// Whether a list is sent as one comma-separated value (OpenAPI's `form` with `explode: false`).
         var commaSeparated = false
+        /// Whether the value is sent as its JSON text, whatever its type (OpenAPI's `content` parameters).
+        var isJSON = false
 
         enum Value: Sendable {
             /// A value that binds nothing, already encoded: one entry per parameter it sends (a list sends
@@ -168,6 +170,11 @@ struct LoweredRequest: Sendable {
             let name = binding.name.value
             let encodedName = URLEncoding.percentEncodeQueryComponent(name)
             let commaSeparated = request.commaSeparatedQuery.contains(name)
+            if request.jsonQuery.contains(name) {
+                var item = QueryItem(name: name, encodedName: encodedName, value: .bound(binding.value))
+                item.isJSON = true
+                return item
+            }
             guard case .literal(let value) = binding.value,
                 let values = try? RequestBuilder.queryValues(of: value, named: name)
             else {

@@ -438,7 +438,12 @@ struct OperationLowering {
                     unsupportedStyle(parameter, label: label, at: binding.name.location)
                     continue
                 }
-                if !parameter.explode { request.commaSeparatedQuery.insert(name) }
+                if parameter.isJSONContent {
+                    // A `content` parameter: its value goes out as JSON text, whatever its type.
+                    request.jsonQuery.insert(name)
+                } else if !parameter.explode {
+                    request.commaSeparatedQuery.insert(name)
+                }
                 request.query.append(binding)
             case .header:
                 if parameter.style != "simple" {

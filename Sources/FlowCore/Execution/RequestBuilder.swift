@@ -16,6 +16,8 @@ struct RequestBuilder: Sendable {
             let values: [String] =
                 switch item.value {
                 case .encoded(let values): values
+                case .bound(let template) where item.isJSON:
+                    try [URLEncoding.percentEncodeQueryComponent(scope.evaluate(template).interpolationText)]
                 case .bound(let template):
                     try Self.queryValues(of: scope.evaluate(template), named: item.name)
                         .map(URLEncoding.percentEncodeQueryComponent)

@@ -21,6 +21,9 @@ package struct SourceParameter: Sendable {
     package var schema: JSONSchema?
     /// Where it is declared in the document.
     package var location: SourceLocation
+    /// Whether its value is sent as JSON text (the parameter has `content` with a JSON media type instead of a
+    /// `schema`): an object or a list then goes out serialized, in one value.
+    package var isJSONContent = false
 
     /// Creates a parameter.
     package init(

@@ -109,6 +109,9 @@ package struct Request: Sendable {
     /// The query parameters whose list value is sent as one comma-separated value (OpenAPI's `form` style with
     /// `explode: false`) rather than once per element.
     package var commaSeparatedQuery: Set<String> = []
+    /// The query parameters whose value is sent as its JSON text (an OpenAPI parameter with a JSON `content`), an
+    /// object or list included.
+    package var jsonQuery: Set<String> = []
     /// The headers whose list value is sent as one comma-separated value (an OpenAPI header parameter of a list
     /// type, style `simple`).
     package var commaSeparatedHeaders: Set<String> = []
