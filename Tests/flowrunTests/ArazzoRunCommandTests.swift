@@ -161,20 +161,7 @@ struct ArazzoRunCommandTests {
     }
 
     @Test func aDocumentWithSeveralWorkflowsNeedsWorkflow() async throws {
-        let folder = try TemporaryFolder()
-        try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))
-        var document = try Self.repositoryFile("workflows/adopt-pet.arazzo.yaml")
-        document += """
-              - workflowId: list-cats
-                steps:
-                  - stepId: list
-                    operationId: findPets
-                    parameters: [{ name: species, in: query, value: cat }]
-                    outputs: { all: $response.body }
-                outputs: { cats: $steps.list.outputs.all }
-
-            """
-        try folder.write("two.arazzo.yaml", document)
+        let folder = try Self.withTwoWorkflows()
         try folder.write("stubs.mock.yaml", """
             flowrun-mock: 1
             stubs:
@@ -210,18 +197,63 @@ struct ArazzoRunCommandTests {
                 + "loop.arazzo.yaml#adopt-a-pet [sub-workflow]"), "\(run.stderr)")
     }
 
-    @Test func testSaysItCannotTestOneYet() async throws {
-        let folder = try TemporaryFolder()
-        try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))
-        try folder.write("pets.arazzo.yaml", try Self.repositoryFile("workflows/adopt-pet.arazzo.yaml"))
-        let test = try folder.write("pets.test.yaml", """
+    @Test func testNeedsWorkflowIdForADocumentWithSeveralAndOnlyForArazzo() async throws {
+        let folder = try Self.withTwoWorkflows()
+        let unchosen = try folder.write("two.test.yaml", """
             flowrun-test: 1
-            workflow: pets.arazzo.yaml
-            tests: [{ name: finds, expect: { outputs: { pet: x } } }]
+            workflow: two.arazzo.yaml
+            cases: [{ name: lists, stubs: [{ match: { method: GET, path: /v1/pets }, respond: { body: [] } }] }]
             """)
-        let tested = try await FlowRunProcess.run(["test", test])
-        #expect(tested.status != 0)
-        #expect((tested.stdout + tested.stderr).contains("cannot test one yet"))
+        let tested = try await FlowRunProcess.run(["test", unchosen])
+        #expect(tested.status == 2)
+        #expect((tested.stdout + tested.stderr).contains(
+            "two.test.yaml:2:11: error: two.arazzo.yaml is an Arazzo document with several workflows: name the one to "
+                + "test with 'workflowId:'"), "\(tested.stdout)\(tested.stderr)")
+        let chosen = try folder.write("chosen.test.yaml", """
+            flowrun-test: 1
+            workflow: two.arazzo.yaml
+            workflowId: list-cats
+            cases:
+              - name: lists
+                stubs: [{ match: { method: GET, path: /v1/pets }, respond: { body: [] } }]
+                expect: { calls: ["GET /v1/pets?species=cat"], steps: { list: succeeded } }
+            """)
+        let passed = try await FlowRunProcess.run(["test", chosen])
+        #expect(passed.status == 0, "\(passed.stdout)\(passed.stderr)")
+        try folder.write("flow.yaml", """
+            flowrun: 1
+            servers: { api: { url: "http://api.test" } }
+            steps:
+              - { id: ping, server: api, request: { method: GET, path: /ping } }
+            """)
+        let misplaced = try folder.write("flow.test.yaml", """
+            flowrun-test: 1
+            workflow: flow.yaml
+            workflowId: ping
+            cases: [{ name: pings, stubs: [{ match: { method: GET, path: /ping }, respond: { body: {} } }] }]
+            """)
+        let refused = try await FlowRunProcess.run(["test", misplaced])
+        #expect(refused.status == 2)
+        #expect((refused.stdout + refused.stderr).contains(
+            "flow.test.yaml:3:13: error: 'workflowId' chooses a workflow of an Arazzo document"),
+            "\(refused.stdout)\(refused.stderr)")
+    }
+
+    /// A folder with `two.arazzo.yaml`: the example's workflow and `list-cats`, which lists the cats.
+    static func withTwoWorkflows() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try folder.write("adopt-pet.openapi.yaml", try repositoryFile("workflows/adopt-pet.openapi.yaml"))
+        try folder.write("two.arazzo.yaml", try repositoryFile("workflows/adopt-pet.arazzo.yaml") + """
+              - workflowId: list-cats
+                steps:
+                  - stepId: list
+                    operationId: findPets
+                    parameters: [{ name: species, in: query, value: cat }]
+                    outputs: { all: $response.body }
+                outputs: { cats: $steps.list.outputs.all }
+
+            """)
+        return folder
     }
 
     static func repositoryFile(_ path: String) throws -> String {

@@ -232,6 +232,6 @@ struct TestCommandTests {
     @Test func theExamplesPass() async throws {
         let outcome = try await FlowRunProcess.run(["test", "workflows/"])
         #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
-        #expect(outcome.stdout.contains(" 0 failed in 12 files"))
+        #expect(outcome.stdout.contains(" 0 failed in 13 files"))
     }
 }

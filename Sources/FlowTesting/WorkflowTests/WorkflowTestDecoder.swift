@@ -15,7 +15,7 @@ struct WorkflowTestDecoder: DiagnosingDecoder {
     /// Stub files by resolved path, so a file named by several cases is read, and its problem reported, once.
     private var mocks: [String: [MockStub]?] = [:]
 
-    static let topLevelKeys = ["flowrun-test", "workflow", "env", "inputs", "stubs", "mock", "cases"]
+    static let topLevelKeys = ["flowrun-test", "workflow", "workflowId", "servers", "env", "inputs", "stubs", "mock", "cases"]
     static let caseKeys = ["name", "inputs", "env", "stubs", "mock", "runs", "expect"]
     static let expectKeys = [
         "outcome", "outputs", "outputs-exact", "calls", "attempts", "iterations", "items", "steps", "elapsed",
@@ -85,9 +85,23 @@ struct WorkflowTestDecoder: DiagnosingDecoder {
             }
         }
         guard let workflow else { return nil }
-        return WorkflowTestFile(
+        var file = WorkflowTestFile(
             path: path, workflow: workflow, workflowPath: WorkflowTestFile.resolve(workflow.value, from: path),
             cases: cases)
+        file.arazzoWorkflowID = top["workflowId"].flatMap { node in
+            string(node, "'workflowId'").map { Located($0, at: node.location) }
+        }
+        if let node = top["servers"] {
+            for (name, value) in namedEntries(node, "'servers'", diagnostics: &diagnostics) ?? [] {
+                guard let url = string(value, "the URL of server '\(name.value)'") else { continue }
+                guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                    report(.invalidValue, "the URL of server '\(name.value)' must start with http:// or https://", value)
+                    continue
+                }
+                file.arazzoServerURLs[name.value] = url
+            }
+        }
+        return file
     }
 
     private static func isSupportedVersion(_ node: YAMLNode) -> Bool {

@@ -32,6 +32,10 @@ public struct WorkflowTestFile: Sendable {
     public var workflowPath: String
     /// The cases, in file order.
     public var cases: [WorkflowTestCase]
+    /// For an Arazzo document: the workflow to test (`workflowId:`), by default its only one.
+    public var arazzoWorkflowID: Located<String>?
+    /// For an Arazzo document: base URLs by source name (`servers:`), as `flowrun run --server` gives them.
+    public var arazzoServerURLs: [String: String] = [:]
 
     /// Creates a test file in code.
     /// - Parameters:

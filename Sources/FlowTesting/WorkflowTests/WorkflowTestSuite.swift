@@ -64,14 +64,24 @@ public struct WorkflowTestSuite: Sendable {
             error.location = file.workflow.location
             return LoadResult(suite: nil, diagnostics: diagnostics + [Diagnostic(error)])
         }
+        // An Arazzo document's workflow is compiled into the plan under test, the one `workflowId:` names.
+        var compiler = compiler
+        compiler.compilesArazzo = true
+        compiler.arazzoWorkflowID = file.arazzoWorkflowID?.value
+        compiler.arazzoServerURLs = file.arazzoServerURLs
         let compiled = compiler.check(bytes: workflowBytes, path: file.workflowPath)
         diagnostics += compiled.diagnostics.filter { $0.severity == .error }
-        if compiled.kind == .arazzo, !compiled.hasErrors {
+        if compiled.kind == .arazzo, !compiled.hasErrors, compiled.plan == nil {
             diagnostics.append(Diagnostic(
-                .error, .unsupported,
-                "\(file.workflowPath) is an Arazzo document: 'flowrun lint' checks it, but this flowrun cannot test one "
-                    + "yet; see docs/arazzo.md",
+                .error, .missingKey,
+                "\(file.workflow.value) is an Arazzo document with several workflows: name the one to test with "
+                    + "'workflowId:'",
                 at: file.workflow.location))
+        } else if compiled.kind == .workflow, let key = file.arazzoWorkflowID {
+            diagnostics.append(Diagnostic(
+                .error, .invalidValue,
+                "'workflowId' chooses a workflow of an Arazzo document; \(file.workflow.value) is a flowrun workflow",
+                at: key.location))
         }
         guard let plan = compiled.plan, !compiled.hasErrors else {
             return LoadResult(suite: nil, diagnostics: diagnostics)
