@@ -139,6 +139,70 @@ struct ArazzoRunCommandTests {
         #expect(run.stderr.contains("/search?filter=%7B%22status%22%3A%22open%22%7D"), "\(run.stderr)")
     }
 
+    /// docs/arazzo.md's extensions: flowrun's env, interceptors and policies declared on the document, chosen by a
+    /// workflow and overridden by a step; the policy's retry rule and the Arazzo retry action both apply.
+    @Test func flowrunExtensionsAddInterceptorsAndPolicies() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))
+        let document = """
+            arazzo: 1.0.1
+            info: { title: Extensions, version: "1" }
+            sourceDescriptions: [{ name: shop, url: ./adopt-pet.openapi.yaml, type: openapi }]
+            x-flowrun-env:
+              SHOP_TOKEN: { secret: true }
+            x-flowrun-interceptors:
+              auth: { bearer: $env.SHOP_TOKEN }
+              client: { headers: { X-Client: flowrun } }
+            x-flowrun-policies:
+              patient:
+                timeout: { attempt: 2s, total: 10s }
+                retry:
+                  - { when: { status: [502] }, attempts: 3, delay: 100ms }
+            workflows:
+              - workflowId: find
+                x-flowrun-interceptors: [client, auth]
+                x-flowrun-policy: patient
+                steps:
+                  - stepId: list
+                    operationId: findPets
+                    parameters: [{ name: species, in: query, value: cat }]
+                    successCriteria: [{ condition: $statusCode == 200 }]
+                    onFailure:
+                      - { name: busy, type: retry, retryLimit: 1, criteria: [{ condition: $statusCode == 503 }] }
+                    outputs: { all: $response.body }
+                  - stepId: again
+                    x-flowrun-interceptors: [client]
+                    x-flowrun-policy: patient
+                    operationId: findPets
+                    parameters: [{ name: species, in: query, value: dog }]
+                outputs: { cats: $steps.list.outputs.all }
+            """
+        try folder.write("ext.arazzo.yaml", document)
+        try folder.write("ext.mock.yaml", """
+            flowrun-mock: 1
+            stubs:
+              - match: { method: GET, path: /v1/pets, query: { species: cat }, headers: { Authorization: Bearer tok-9, X-Client: flowrun } }
+                respond: [{ status: 502 }, { status: 503 }, { body: [{ id: p-1, name: Tom, price: 1 }] }]
+              - match: { method: GET, path: /v1/pets, query: { species: dog }, headers: { X-Client: flowrun, Authorization: !absent } }
+                respond: { body: [] }
+            """)
+        let run = try await FlowRunProcess.run(
+            ["run", "ext.arazzo.yaml", "--mock", "ext.mock.yaml", "-v"], in: folder.url, environment: ["SHOP_TOKEN": "tok-9"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("✓ list  GET https://pets.example/v1/pets?species=cat  200"), "\(run.stderr)")
+        #expect(run.stderr.contains("(3 attempts)"), "a 502 by the flowrun policy, a 503 by the Arazzo action")
+        #expect(run.stderr.contains("> Authorization: Bearer ***") && !run.stderr.contains("tok-9"))
+        let unset = try await FlowRunProcess.run(["run", "ext.arazzo.yaml", "--mock", "ext.mock.yaml"], in: folder.url,
+                                                 removing: ["SHOP_TOKEN"])
+        #expect(unset.status == 2, "the env section is checked before the first request: \(unset.stderr)")
+        try folder.write("ext.arazzo.yaml", document.replacingOccurrences(
+            of: "        x-flowrun-interceptors: [client]\n", with: "        x-flowrun-intercepters: [client]\n"))
+        let misspelt = try await FlowRunProcess.run(["lint", "ext.arazzo.yaml"], in: folder.url)
+        #expect(misspelt.status == 1)
+        #expect(misspelt.stdout.contains(
+            "error: unknown flowrun extension 'x-flowrun-intercepters' on a step; did you mean 'x-flowrun-interceptors'?"))
+    }
+
     @Test func aStepWhoseCriteriaFailWithNoActionFailsTheRun() async throws {
         let folder = try TemporaryFolder()
         try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))

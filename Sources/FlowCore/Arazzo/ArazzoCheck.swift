@@ -24,6 +24,8 @@ package enum ArazzoCheck {
         var operations: [String: (source: String, pointer: String, contentType: String?)] = [:]
         /// The absolute path of each readable source's document, by source name.
         var sourcePaths: [String: String] = [:]
+        /// flowrun's specification extensions in the document.
+        var extensions: ArazzoExtensions
     }
 
     /// Checks the document as ``check(_:path:operations:)`` does, keeping the operations its steps resolved to.
@@ -35,7 +37,8 @@ package enum ArazzoCheck {
         let document = decoder.decode(root, path: path)
         var references = ArazzoReferenceCheck(document)
         references.check(decoder.expressionUses)
-        var found = decoder.diagnostics + references.diagnostics
+        let extensions = ArazzoExtensions(root)
+        var found = decoder.diagnostics + references.diagnostics + extensions.diagnostics
         if let operations {
             var check = ArazzoOperationCheck(
                 document, uses: decoder.expressionUses, loader: operations.loader, read: operations.read,
@@ -44,8 +47,8 @@ package enum ArazzoCheck {
             found += check.diagnostics
             return Checked(
                 document: document, diagnostics: Diagnostic.sortedByLocation(found), operations: check.resolved,
-                sourcePaths: check.sourcePaths)
+                sourcePaths: check.sourcePaths, extensions: extensions)
         }
-        return Checked(document: document, diagnostics: Diagnostic.sortedByLocation(found))
+        return Checked(document: document, diagnostics: Diagnostic.sortedByLocation(found), extensions: extensions)
     }
 }

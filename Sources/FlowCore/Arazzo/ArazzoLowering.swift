@@ -79,6 +79,10 @@ struct ArazzoLowering {
             }
         }
         if let inputs = mergedInputs(of: arazzo) { workflow.inputs = inputSchema(inputs, types: &workflow.types) }
+        let extensions = checked.extensions
+        workflow.environment = extensions.environment
+        workflow.interceptors = extensions.interceptors
+        workflow.policies = extensions.policies
         aliases = Self.outputAliases(of: arazzo)
         let successActions = resolve(arazzo.successActions, in: \.successActions)
         let failureActions = resolve(arazzo.failureActions, in: \.failureActions)
@@ -110,6 +114,13 @@ struct ArazzoLowering {
             if let previous { step.after = [Located(previous, at: arazzoStep.id.location)] }
             step.onSuccess = successRules(
                 merging: resolve(arazzoStep.onSuccess, in: \.successActions), over: successActions, in: arazzoStep)
+            // flowrun's own interceptors and policy, when the document opts into them (a step's over its workflow's).
+            let chosen = extensions.steps[arazzo.id.value]?[arazzoStep.id.value]
+            let defaults = extensions.workflows[arazzo.id.value]
+            if step.call == nil {
+                step.interceptors = chosen?.interceptors ?? defaults?.interceptors
+                step.policy = chosen?.policy ?? defaults?.policy
+            }
             failureRules(
                 merging: resolve(arazzoStep.onFailure, in: \.failureActions), over: failureActions, into: &step,
                 workflow: &workflow)
@@ -551,6 +562,13 @@ struct ArazzoLowering {
             }
         }
         guard !policy.retry.isEmpty else { return }
+        if let chosen = step.policy, let flowrun = workflow.policies.first(where: { $0.name.value == chosen.value }) {
+            // The step's flowrun policy too: its timeouts and breaker, its retry rules after the Arazzo actions'.
+            let retries = policy.retry
+            policy = flowrun
+            policy.name = Located("\(step.id.value) (onFailure, \(chosen.value))", at: step.id.location)
+            policy.retry = retries + flowrun.retry
+        }
         step.policy = policy.name
         // The author asked for the retries: Arazzo does not hold a POST back from them.
         step.idempotent = true

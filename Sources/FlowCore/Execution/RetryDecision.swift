@@ -97,11 +97,12 @@ struct RetryTracker {
         if when.statuses.isEmpty && when.kinds.isEmpty {
             switch error.code {
             case .transport, .attemptTimeout, .totalTimeout: return true
-            case .httpStatus: return error.status.map { $0 == 429 || $0 >= 500 } ?? false
+            // An Arazzo step's unmet criteria count by their response's status, as an `http` failure does.
+            case .httpStatus, .criteria: return error.status.map { $0 == 429 || $0 >= 500 } ?? false
             default: return false
             }
         }
-        if let status = error.status, error.code == .httpStatus || error.code == .pending,
+        if let status = error.status, error.code == .httpStatus || error.code == .pending || error.code == .criteria,
             when.statuses.contains(where: { $0.value.matches(status) })
         {
             return true
