@@ -260,7 +260,9 @@ struct DocumentReader {
             let contentPath = (componentPath(value) ?? responsePath) + ["content"]
             let schema = jsonSchema(of: response.content, at: contentPath)
                 ?? FlowCore.JSONSchema.any(at: tree.location(of: responsePath))
-            cases.append(ResponseCase(status: Located(flowStatus, at: tree.location(of: responsePath)), schema: schema))
+            var described = ResponseCase(status: Located(flowStatus, at: tree.location(of: responsePath)), schema: schema)
+            described.contentTypes = response.content.keys.map(\.rawValue)
+            cases.append(described)
         }
         return cases.sorted { $0.status.location < $1.status.location }
     }

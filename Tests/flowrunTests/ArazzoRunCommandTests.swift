@@ -203,6 +203,63 @@ struct ArazzoRunCommandTests {
             "error: unknown flowrun extension 'x-flowrun-intercepters' on a step; did you mean 'x-flowrun-interceptors'?"))
     }
 
+    /// Responses the OpenAPI document does not describe: a warning on the attempt by default, in the step lines
+    /// and the JSON report; a failed attempt with --check-responses error; nothing with off.
+    @Test func responsesAreCheckedAgainstTheOpenAPIDocument() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))
+        try folder.write("find.arazzo.yaml", """
+            arazzo: 1.0.1
+            info: { title: Find, version: "1" }
+            sourceDescriptions: [{ name: shop, url: ./adopt-pet.openapi.yaml, type: openapi }]
+            workflows:
+              - workflowId: find
+                steps:
+                  - stepId: cats
+                    operationId: findPets
+                    parameters: [{ name: species, in: query, value: cat }]
+                    successCriteria: [{ condition: $statusCode == 200 }]
+                  - stepId: dogs
+                    operationId: findPets
+                    parameters: [{ name: species, in: query, value: dog }]
+                    successCriteria: [{ condition: $statusCode == 404 }]
+                  - stepId: owls
+                    operationId: findPets
+                    parameters: [{ name: species, in: query, value: owl }]
+            """)
+        try folder.write("stubs.mock.yaml", """
+            flowrun-mock: 1
+            stubs:
+              - match: { method: GET, path: /v1/pets, query: { species: cat } }
+                respond: { body: [{ id: 7, name: Tom }] }
+              - match: { method: GET, path: /v1/pets, query: { species: dog } }
+                respond: { status: 404, headers: { Content-Type: text/plain }, body: no dogs }
+              - match: { method: GET, path: /v1/pets, query: { species: owl } }
+                respond: { headers: { Content-Type: text/csv }, body: "id,name" }
+            """)
+        let warned = try await FlowRunProcess.run(["run", "find.arazzo.yaml", "--mock", "stubs.mock.yaml"], in: folder.url)
+        #expect(warned.status == 0, "\(warned.stderr)")
+        let prefix = "warning: attempt 1: the response does not conform to the OpenAPI document: "
+        #expect(warned.stderr.contains(prefix + "its body does not match the schema the operation describes for "
+            + "status 200: at /0: missing required property 'price'; at /0/id: expected a string, found the number 7"))
+        #expect(warned.stderr.contains(prefix + "status 404 is not one the operation describes (200)"))
+        #expect(warned.stderr.contains(prefix + "its content type text/csv is not one the operation describes for "
+            + "status 200 (application/json)"), "\(warned.stderr)")
+        let json = try await FlowRunProcess.run(
+            ["run", "find.arazzo.yaml", "--mock", "stubs.mock.yaml", "--format", "json"], in: folder.url)
+        let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let steps = try #require(report?["steps"] as? [[String: Any]])
+        let warnings = steps.map { (($0["attempts"] as? [[String: Any]])?.first?["warnings"] as? [String])?.count ?? 0 }
+        #expect(warnings == [1, 1, 2], "the owls' body is also not an array of pets")
+        let failed = try await FlowRunProcess.run(
+            ["run", "find.arazzo.yaml", "--mock", "stubs.mock.yaml", "--check-responses", "error"], in: folder.url)
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("error: step 'cats', attempt 1: the response does not conform to the OpenAPI document"))
+        let quiet = try await FlowRunProcess.run(
+            ["run", "find.arazzo.yaml", "--mock", "stubs.mock.yaml", "--check-responses", "off"], in: folder.url)
+        #expect(quiet.status == 0 && !quiet.stderr.contains("warning"), "\(quiet.stderr)")
+    }
+
     @Test func aStepWhoseCriteriaFailWithNoActionFailsTheRun() async throws {
         let folder = try TemporaryFolder()
         try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))

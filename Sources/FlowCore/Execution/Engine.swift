@@ -69,6 +69,9 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     /// order. `flowrun test --shuffle` sets it, so a race between steps that nothing orders (an interceptor
     /// reading a var another step sets) fails a test the way it fails over a network; `nil` by default.
     public var readyOrderSeed: UInt64?
+    /// What a run does when an Arazzo step's response does not match its OpenAPI operation's description: warn
+    /// (the default), fail the attempt, or nothing. `flowrun run --check-responses` sets it.
+    public var responseConformance: ResponseConformance = .warn
     /// Hears of every request the runs send and of what came back: each redirect hop and each replay after a
     /// refresh as an exchange of its own, the request as it went out after the interceptors. `nil`, the default,
     /// means nobody listens, and nothing is timed or reported. `flowrun run -v` and `--har-out` set one; see

@@ -20,6 +20,7 @@ final class EngineSettings: Sendable {
     let jitter: @Sendable (Double) -> Double
     let circuitBreakers: CircuitBreakers
     let readyOrderSeed: UInt64?
+    let responseConformance: ResponseConformance
     /// Where the run records its events; a called workflow's run records none of its own (its result is one
     /// event of the calling run).
     let journal: (any RunJournal)?
@@ -42,6 +43,7 @@ final class EngineSettings: Sendable {
         jitter = engine.jitter
         circuitBreakers = engine.circuitBreakers
         readyOrderSeed = engine.readyOrderSeed
+        responseConformance = engine.responseConformance
         journal = engine.journal
         self.runID = runID
     }

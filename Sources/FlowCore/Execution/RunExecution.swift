@@ -101,7 +101,8 @@ struct RunExecution: Sendable {
             coordinator: RefreshCoordinator(), runStart: start, unixTime: engine.unixTime, jitter: engine.jitter,
             secretVariables: secretVariables, nestedReports: nested, circuitBreakers: engine.circuitBreakers,
             tracer: tracer, decoding: ResponseDecoding(parsers: engine.parsers),
-            nestedRuns: NestedRunContext(engine: engine, environment: processEnvironment))
+            nestedRuns: NestedRunContext(engine: engine, environment: processEnvironment),
+            responseConformance: engine.responseConformance)
         return await schedule(runner: runner, scope: scope)
     }
 

@@ -135,6 +135,9 @@ public struct AttemptReport: Sendable, Codable {
     /// Why no attempt followed this failed one, when none did: the retry rules' or the retry budget's reason,
     /// such as "POST is not idempotent; set 'idempotencyKey: true' or 'idempotent: true'".
     public var retryRefused: String?
+    /// How the response differs from what the OpenAPI document of an Arazzo step's operation describes, when the
+    /// run only warns about it (``ResponseConformance/warn``): one line each.
+    public var warnings: [String] = []
     /// When the first response of the attempt asked for new credentials: that response's status and the
     /// refresh it led to. The attempt's ``status`` is then the replay's.
     public var refresh: RefreshExchange?

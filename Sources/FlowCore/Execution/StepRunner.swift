@@ -24,6 +24,8 @@ struct StepRunner: Sendable {
     let decoding: ResponseDecoding
     /// What a `workflow:` step needs to run the workflow it calls.
     let nestedRuns: NestedRunContext
+    /// What an Arazzo step's response that its operation does not describe leads to.
+    var responseConformance: ResponseConformance = .warn
 
     /// Runs `planned` in `scope`, in a `flowrun.step` span.
     /// - Parameters:
@@ -220,6 +222,7 @@ struct StepRunner: Sendable {
                 StepResponse.Redirect(status: $0.status, url: redactor.redact(url: $0.url))
             }
             report.refresh = outcome.refresh
+            report.warnings = outcome.warnings
             if case .failure(var error) = outcome.result {
                 error.stepID = planned.id
                 error.attempt = current
@@ -264,6 +267,8 @@ struct StepRunner: Sendable {
         var refresh: RefreshExchange?
         /// For an iteration of a `repeat` step: whether the loop goes on after this response.
         var loopGoesOn = false
+        /// How the response differs from its Arazzo step's OpenAPI operation, when the run only warns.
+        var warnings: [String] = []
         var result: Result<[String: JSONValue], FlowError>
     }
 
@@ -338,7 +343,7 @@ struct StepRunner: Sendable {
             outcome.response = response
             let read = decoding.decode(response, parsing: planned.step.parse?.value)
             outcome.decoded = read.response
-            try check(read.response, decodeError: read.error, raw: response, of: planned)
+            try check(read.response, decodeError: read.error, raw: response, of: planned, warnings: &outcome.warnings)
             try checkCriteria(read.response, raw: response, of: planned, scope: scope)
             try checkPending(read.response, raw: response, of: planned, scope: scope)
             if let repetition = planned.step.repetition, scope.position.iteration != nil,
@@ -496,14 +501,16 @@ struct StepRunner: Sendable {
     }
 
     /// Checks the status against the declared responses, and the body against the declared type.
-    private func check(_ decoded: DecodedResponse, decodeError: FlowError?, raw: StepResponse, of planned: PlannedStep)
-        throws(FlowError)
-    {
+    private func check(
+        _ decoded: DecodedResponse, decodeError: FlowError?, raw: StepResponse, of planned: PlannedStep,
+        warnings: inout [String]
+    ) throws(FlowError) {
         if let criteria = planned.step.successCriteria {
             // An Arazzo step: its criteria judge the response (``checkCriteria``), and without criteria a 2xx
             // status is a success. Its body is not validated against the operation's schema.
             let success = (200..<300).contains(decoded.status)
             if let decodeError, success { throw decodeError }
+            try checkConformance(decoded, raw: raw, of: planned, into: &warnings)
             if criteria.isEmpty && !success { throw Self.statusFailure(decoded, declared: nil, raw: raw) }
             return
         }
@@ -536,6 +543,43 @@ struct StepRunner: Sendable {
                     status: decoded.status, excerpt: Self.excerpt(raw.body))
             }
         }
+    }
+
+    /// Compares an Arazzo step's response with what its OpenAPI operation describes (its ``Step/responses``):
+    /// status, content type, body. A mismatch is added to `warnings`, or thrown as a `validation` error, as
+    /// ``responseConformance`` says.
+    private func checkConformance(
+        _ decoded: DecodedResponse, raw: StepResponse, of planned: PlannedStep, into warnings: inout [String]
+    ) throws(FlowError) {
+        guard responseConformance != .off, !planned.step.responses.isEmpty else { return }
+        var problems: [String] = []
+        if let declared = ResponseMatcher.match(decoded.status, in: planned.step.responses) {
+            let received = raw.headers["Content-Type"].map { value in
+                String(value.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }).lowercased()
+            }
+            let listed = declared.contentTypes.map { $0.lowercased() }
+            if !listed.isEmpty, !listed.contains("*/*"), let received, !listed.contains(where: { type in
+                type == received || (type.hasSuffix("/*") && received.hasPrefix(type.dropLast()))
+            }) {
+                problems.append("its content type \(received) is not one the operation describes for status "
+                    + "\(declared.status.value) (\(listed.joined(separator: ", ")))")
+            }
+            let failures = validator.validate(decoded.body, against: declared.schema)
+            if !failures.isEmpty {
+                problems.append("its body does not match the schema the operation describes for status "
+                    + "\(declared.status.value): " + failures.map(\.description).joined(separator: "; "))
+            }
+        } else {
+            let described = planned.step.responses.map(\.status.value.description).joined(separator: ", ")
+            problems.append("status \(decoded.status) is not one the operation describes (\(described))")
+        }
+        guard !problems.isEmpty else { return }
+        let lines = problems.map { "the response does not conform to the OpenAPI document: " + $0 }
+        if responseConformance == .error {
+            throw FlowError(
+                .validation, lines.joined(separator: "; "), status: decoded.status, excerpt: Self.excerpt(raw.body))
+        }
+        warnings += lines
     }
 
     /// The `http` failure of a response whose status is not a success: `status 404 (NotFound): no such user`.

@@ -190,6 +190,9 @@ package struct ResponseCase: Sendable {
     package var status: Located<Status>
     /// The type of the body for those statuses.
     package var schema: JSONSchema
+    /// The media types an OpenAPI document describes the body with (`content`'s keys); empty when the response
+    /// was declared in a workflow, or describes no content.
+    package var contentTypes: [String] = []
 
     /// Creates a response case.
     /// - Parameters:

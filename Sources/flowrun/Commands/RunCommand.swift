@@ -23,7 +23,9 @@ struct RunCommand: AsyncParsableCommand {
             An Arazzo 1.0 document (a top-level `arazzo` key) runs too: its steps in order, judged by \
             their successCriteria, with their onSuccess and onFailure actions. --workflow chooses one of \
             its workflows, --server NAME=URL sends a source's operations to another base URL, --source \
-            NAME=PATH reads a local copy of a source (docs/arazzo.md).
+            NAME=PATH reads a local copy of a source (docs/arazzo.md). Each response is compared with \
+            what its OpenAPI operation describes (status, content type, body): a mismatch is a warning \
+            under the step, or fails the attempt with --check-responses error.
 
             --format junit prints a JUnit XML report (a test case per step) instead; --junit-out \
             writes one to a file alongside any format. --format github prints GitHub Actions \
@@ -124,6 +126,13 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Arazzo documents")
     var arazzo: ArazzoOptions
+
+    @Option(
+        name: .customLong("check-responses"),
+        help: ArgumentHelp(
+            "For an Arazzo document: what a response its OpenAPI operation does not describe (status, content type, body) leads to: warn (the default), error, or off.",
+            valueName: "mode"))
+    var checkResponses: ResponseConformance = .warn
 
     @Option(
         name: .customLong("input"),
@@ -383,7 +392,8 @@ struct RunCommand: AsyncParsableCommand {
             (verbose > 0 ? [printer] : []) + (har.map { [$0] } ?? []) + (recording.map { [$0.recorder] } ?? [])
         let engine = EngineSetup(
             registry: registry, selected: selected, logger: logger, maxConcurrency: maxConcurrency,
-            insecure: insecure, bodyLimit: bodyLimit, network: network, exchangeObservers: exchangeObservers)
+            insecure: insecure, bodyLimit: bodyLimit, network: network, exchangeObservers: exchangeObservers,
+            responseConformance: checkResponses)
         if repeatCount != nil || rows != nil {
             let runs = (rows.map { $0.map(Optional.some) } ?? [nil]).flatMap { row in Array(repeating: row, count: repeatCount ?? 1) }
             let series = RunSeries(printer: printer, total: runs.count)
@@ -459,6 +469,7 @@ struct RunCommand: AsyncParsableCommand {
         var bodyLimit: Int
         var network: NetworkOptions
         var exchangeObservers: [any ExchangeObserver]
+        var responseConformance: ResponseConformance = .warn
 
         ///
         /// `body`'s result comes back as soon as it returns, before the HTTP clients have shut down: a client
@@ -481,6 +492,7 @@ struct RunCommand: AsyncParsableCommand {
                     var engine = Engine(
                         dispatchers: registry, logger: setup.logger, maxConcurrentSteps: setup.maxConcurrency)
                     engine.dispatcherOverride = setup.selected
+                    engine.responseConformance = setup.responseConformance
                     if !setup.exchangeObservers.isEmpty {
                         engine.exchangeObserver = setup.exchangeObservers.count == 1
                             ? setup.exchangeObservers[0] : ExchangeFanOut(observers: setup.exchangeObservers)

@@ -72,10 +72,13 @@ final class RunPrinter: RunObserver, ExchangeObserver {
             list.removeAll { $0 == step.id }
             return list
         }
-        var details: [String] = []
+        // Warnings show at every verbosity: a response that does not conform is news even when the step succeeded.
+        var details = step.attempts.flatMap { attempt in
+            attempt.warnings.map { "    " + paint("warning:", "33") + " attempt \(attempt.number): " + TerminalText.escape($0) }
+        }
         if verbose > 0 {
             var held = takeExchanges(of: step)
-            details = detailLines(of: step, indent: "    ", exchanges: &held)
+            details += detailLines(of: step, indent: "    ", exchanges: &held)
             details += exchangeLines(held, of: nil, indent: "    ")
         }
         write(clearing + ([line(of: step)] + details).joined(separator: "\n") + "\n")

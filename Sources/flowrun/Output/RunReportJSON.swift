@@ -41,6 +41,7 @@ enum RunReportJSON {
                 }
                 if let delay = attempt.retryDelay { entry["retryDelayMs"] = .int(delay.milliseconds) }
                 if let reason = attempt.retryRefused { entry["retryRefused"] = .string(reason) }
+                if !attempt.warnings.isEmpty { entry["warnings"] = .array(attempt.warnings.map { .string($0) }) }
                 if let refresh = attempt.refresh {
                     entry["refresh"] = [
                         "status": .int(refresh.status), "step": .string(refresh.refreshStep),

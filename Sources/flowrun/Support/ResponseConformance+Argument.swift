@@ -1,0 +1,5 @@
+public import ArgumentParser
+import FlowCore
+
+/// `--check-responses warn|error|off`.
+extension ResponseConformance: ExpressibleByArgument {}
