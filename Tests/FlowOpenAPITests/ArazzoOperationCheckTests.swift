@@ -82,8 +82,12 @@ struct ArazzoOperationCheckTests {
     }
 
     @Test func aLiteralTheParameterCannotTakeIsAnError() {
-        #expect(findings(Self.document.replacingOccurrences(of: "{ name: limit, in: query, value: 10 }", with: "{ name: limit, in: query, value: lots }")) == [])
-        // A workflow's parameters apply to every step and are not checked against each operation; a step's own are.
+        // A workflow's parameter is checked against the operation of each step it reaches, once the workflow is
+        // lowered, and reported where the workflow gives it; a step's own is checked as the document is read.
+        #expect(findings(Self.document.replacingOccurrences(of: "{ name: limit, in: query, value: 10 }", with: "{ name: limit, in: query, value: lots }")) == [
+            "error 6:26 query parameter 'limit' of operation 'listOrders' does not accept this value: expected an "
+                + "integer, found the string \"lots\"",
+        ])
         let own = Self.document.replacingOccurrences(
             of: "- { name: x-request-id, in: header, value: r-1 }",
             with: "- { name: x-request-id, in: header, value: r-1 }\n          - { name: limit, in: query, value: lots }")

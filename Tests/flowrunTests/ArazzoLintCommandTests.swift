@@ -105,4 +105,48 @@ struct ArazzoLintCommandTests {
         #expect(malformed.status == 2)
         #expect(malformed.stderr.contains("--source takes NAME=PATH"))
     }
+
+    /// Bindings that run through expressions are type-checked as flowrun checks its own: an object bound into a
+    /// path parameter, from the inputs or from another step's output (typed by the operation's response).
+    @Test func expressionBindingsAreTypeChecked() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("petstore.openapi.yaml", """
+            openapi: 3.0.3
+            info: { title: Pet store, version: 1.0.0 }
+            paths:
+              /pets/{petId}:
+                get:
+                  operationId: getPetById
+                  parameters: [{ name: petId, in: path, required: true, schema: { type: integer } }]
+                  responses:
+                    "200":
+                      description: The pet.
+                      content: { application/json: { schema: { type: object, properties: { name: { type: string } } } } }
+            """)
+        try folder.write("pets.arazzo.yaml", """
+            arazzo: 1.0.1
+            info: { title: Pets, version: 1.0.0 }
+            sourceDescriptions: [{ name: petstore, url: ./petstore.openapi.yaml, type: openapi }]
+            workflows:
+              - workflowId: find-pet
+                inputs: { type: object, properties: { pet: { type: object } } }
+                steps:
+                  - stepId: get
+                    operationId: getPetById
+                    parameters: [{ name: petId, in: path, value: $inputs.pet }]
+                    outputs: { pet: $response.body }
+                  - stepId: again
+                    operationId: getPetById
+                    parameters: [{ name: petId, in: path, value: $steps.get.outputs.pet }]
+            """)
+        let outcome = try await FlowRunProcess.run(["lint", "pets.arazzo.yaml"], in: folder.url)
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.contains(
+            "pets.arazzo.yaml:10:54: error: '$inputs.pet' is an object, which cannot be bound into a URL path"),
+            "\(outcome.stdout)")
+        #expect(outcome.stdout.contains(
+            "pets.arazzo.yaml:14:54: error: '$steps.get.outputs.pet' is an object, which cannot be bound into a URL path"),
+            "\(outcome.stdout)")
+        #expect(outcome.stdout.hasSuffix("1 file checked: 2 errors, 0 warnings\n"), "\(outcome.stdout)")
+    }
 }

@@ -135,7 +135,11 @@ public struct WorkflowCompiler: Sendable {
         let checked = ArazzoCheck.checkForLowering(root, path: path, operations: operations)
         var result = Result(plan: nil, diagnostics: checked.diagnostics, kind: .arazzo)
         // Without an OpenAPI reader no step can be lowered; with errors, lowering would only repeat them.
-        guard compilesArazzo, operationSourceLoader != nil, !result.hasErrors else { return result }
+        guard operationSourceLoader != nil, !result.hasErrors else { return result }
+        // Linting, every workflow is lowered and compiled too, for flowrun's binding type checks (an object bound
+        // into a path parameter, a read of an output's member its type does not have); what else compiling finds
+        // is about running the document here and now (a server to name, a source to copy), which `run` reports.
+        let keeps: (Diagnostic) -> Bool = compilesArazzo ? { _ in true } : { $0.code == .bindingTypeMismatch }
         var lowering = ArazzoLowering(checked, sourceCopies: sourceDescriptionCopies, serverURLs: arazzoServerURLs)
         var chosen: ArazzoWorkflow?
         if arazzoWorkflowID != nil || checked.document.workflows.count == 1 {
@@ -152,11 +156,11 @@ public struct WorkflowCompiler: Sendable {
             let compiled = loader.compiling(path, arazzoWorkflowID: arazzo.id.value) {
                 check(workflow, decodingDiagnostics: Array(lowering.diagnostics[before...]), loader: loader)
             }
-            for diagnostic in compiled.diagnostics
-            where seen.insert("\(diagnostic.location.map(String.init(describing:)) ?? "")\u{0}\(diagnostic.message)").inserted {
+            for diagnostic in compiled.diagnostics where keeps(diagnostic)
+            && seen.insert("\(diagnostic.location.map(String.init(describing:)) ?? "")\u{0}\(diagnostic.message)").inserted {
                 result.diagnostics.append(diagnostic)
             }
-            if chosen != nil { result.plan = compiled.plan }
+            if chosen != nil, compilesArazzo { result.plan = compiled.plan }
         }
         result.diagnostics = Diagnostic.sortedByLocation(result.diagnostics)
         if result.hasErrors { result.plan = nil }
