@@ -131,6 +131,7 @@ let package = Package(
             dependencies: [
                 "FlowCore",
                 "FlowHTTP",
+                "FlowOpenAPI",
                 "FlowTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -44,6 +44,11 @@ do {
         try await benchmark.run()
     case "control":
         try await ControlFlowBenchmark().run()
+    case "arazzo":
+        var benchmark = ArazzoBenchmark()
+        if let runs = option("runs") { benchmark.runs = runs }
+        if let rounds = option("rounds") { benchmark.rounds = rounds }
+        try await benchmark.run()
     case "fuzz" where arguments.contains("--replay"):
         try FuzzHarness.replay(arguments: arguments)
     case "fuzz":
@@ -65,6 +70,7 @@ do {
         print("""
             usage: flowrun-benchmarks lint
                    flowrun-benchmarks engine [overhead | memory] [--runs N] [--rounds N] [--memory-runs N]
+                   flowrun-benchmarks arazzo [--runs N] [--rounds N]
                    flowrun-benchmarks engine --profile-engine [--runs N]
                    flowrun-benchmarks engine banking [--profile-engine] [--runs N] [--rounds N]
                    flowrun-benchmarks http [--runs N] [--concurrency N] [--rounds N]
@@ -98,6 +104,8 @@ do {
               control  the run state machine's events per second against Engine.run of the same 1,000-step
                        chain, a forEach over 10,000 items (µs per item, resident memory), and a job polled
                        10 and 100 times (a retry rule with if) on the virtual clock
+              arazzo   the official pet-coupons example's buy-available-pet on stubs against the same workflow
+                       in flowrun's format (µs per run, the ratio; target ≤ 2×); reads ../shared/conformance
               test     500 generated test cases (5-step workflows with retries and a refresh) through
                        `flowrun test`
               soak     1,000 runs against seeded random faults over real sockets (--seed N)
