@@ -247,7 +247,7 @@ struct RunExecution: Sendable {
                 if report.status == .skipped, !report.outputs.isEmpty {
                     report.outputs = redactor.redact(.object(report.outputs)).objectValue ?? [:]
                 }
-                report.skipReason = report.skipReason.map { redactor.redact($0) }
+                if let reason = report.skipReason { report.skipReason = redactor.redact(reason) }
                 record(report)
             case .caught(let stepID, let action, let code):
                 runSpan?.addEvent(SpanEvent(
