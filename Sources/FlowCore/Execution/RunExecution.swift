@@ -97,6 +97,7 @@ struct RunExecution: Sendable {
         let runner = StepRunner(
             plan: plan, dispatchers: engine.dispatchers, dispatcherOverride: engine.dispatcherOverride,
             interceptorRegistry: engine.interceptors, clock: engine.clock, logger: engine.logger,
+            runLogger: RunLogger(engine.logger),
             builder: RequestBuilder(plan: plan, validator: validator), validator: validator, redactor: redactor,
             coordinator: RefreshCoordinator(), runStart: start, unixTime: engine.unixTime, jitter: engine.jitter,
             secretVariables: secretVariables, nestedReports: nested, circuitBreakers: engine.circuitBreakers,

@@ -10,6 +10,8 @@ struct StepRunner: Sendable {
     let interceptorRegistry: InterceptorRegistry
     let clock: EngineClock
     let logger: Logger
+    /// ``logger`` in the box the dispatchers' contexts share, made once per run.
+    let runLogger: RunLogger
     let builder: RequestBuilder
     let validator: JSONSchemaValidator
     let redactor: SecretRedactor
@@ -372,7 +374,7 @@ struct StepRunner: Sendable {
         let interceptors = try makeInterceptors(planned, scope: scope, isReplay: isReplay, asRefresh: asRefresh)
         var context = StepContext(
             stepID: planned.id, attempt: number, attemptTimeout: planned.policy?.timeout?.attempt?.value,
-            logger: logger, redactor: redactor)
+            logger: runLogger, redactor: redactor)
         // The chain is cancelled below when the attempt timeout passes.
         context.callerEnforcesAttemptTimeout = context.attemptTimeout != nil
         context.item = scope.position.item
