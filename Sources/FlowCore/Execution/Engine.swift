@@ -129,7 +129,7 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
         _ plan: Plan, inputs: [String: JSONValue], environment: [String: String],
         observer: (any RunObserver)? = nil
     ) async -> RunReport {
-        let tracer = RunTracer(self.tracer ?? InstrumentationSystem.tracer)
+        let tracer = self.tracer.map { RunTracer($0) } ?? RunTracer.system
         let start = engineClock.now
         let runID = RandomUUID.makeRunID()
         let settings = EngineSettings(self, runID: runID)

@@ -33,7 +33,12 @@ struct RequestBuilder: Sendable {
         }
 
         var headers = lowered.initialHeaders
-        headers.reserveCapacity(lowered.headerCapacity)
+        // Room for what may be added, so the list is copied and grown once; a step that declares no header, sends
+        // no `Idempotency-Key` and has no interceptor sends the initial list itself (a traceparent, when traced,
+        // then copies it).
+        if !lowered.headers.isEmpty || !planned.interceptors.isEmpty || planned.step.idempotencyKey {
+            headers.reserveCapacity(lowered.headerCapacity)
+        }
         for header in lowered.headers {
             switch header.value {
             case .fixed(let value?):

@@ -17,13 +17,17 @@ struct ResponseDecoding: Sendable {
         let contentType = response.headers["Content-Type"]
         // Text for messages only: made when one is written, not for every response.
         var received: String { BodyReading.received(contentType) }
-        var decoded = DecodedResponse(status: response.status, headers: response.headers, body: .null)
+        func decoded(_ body: JSONValue, _ reading: BodyReading?) -> DecodedResponse {
+            DecodedResponse(status: response.status, headers: response.headers, body: body, reading: reading)
+        }
         func failed(_ message: String) -> Outcome {
             // What arrived is still bound, as text, so a `catch` rule can read it.
-            decoded.body = response.body.isEmpty ? .null : .string(BodyFormat.text(response.body, contentType: contentType))
-            decoded.reading = BodyReading(format: .text, chosenByContentType: false, contentType: contentType)
+            let body: JSONValue =
+                response.body.isEmpty ? .null : .string(BodyFormat.text(response.body, contentType: contentType))
             let error = FlowError(.decode, message, status: response.status, excerpt: StepRunner.excerpt(response.body))
-            return Outcome(response: decoded, error: error)
+            return Outcome(
+                response: decoded(body, BodyReading(format: .text, chosenByContentType: false, contentType: contentType)),
+                error: error)
         }
         switch parsing {
         case .parser(let name)?:
@@ -31,25 +35,23 @@ struct ResponseDecoding: Sendable {
                 return failed("no response parser named '\(name)' is registered")
             }
             do {
-                decoded.body = try parser.parse(response)
-                return Outcome(response: decoded)
+                return Outcome(response: decoded(try parser.parse(response), nil))
             } catch {
                 return failed("response parser '\(name)' could not read the body (\(received)): \(error)")
             }
         case .format(let format)?:
             do throws(BodyFormat.Failure) {
-                decoded.body = try format.read(response.body, contentType: contentType)
-                decoded.reading = BodyReading(format: format, chosenByContentType: false, contentType: contentType)
-                return Outcome(response: decoded)
+                let body = try format.read(response.body, contentType: contentType)
+                return Outcome(
+                    response: decoded(body, BodyReading(format: format, chosenByContentType: false, contentType: contentType)))
             } catch {
                 return failed("the response body is not valid JSON ('parse: json'; \(received)): \(error.message)")
             }
         case nil:
             do throws(BodyFormat.Failure) {
                 let (body, format) = try BodyFormat.readChoosing(response.body, contentType: contentType)
-                decoded.body = body
-                decoded.reading = BodyReading(format: format, chosenByContentType: true, contentType: contentType)
-                return Outcome(response: decoded)
+                return Outcome(
+                    response: decoded(body, BodyReading(format: format, chosenByContentType: true, contentType: contentType)))
             } catch {
                 return failed("the response body is not valid JSON (\(received)): \(error.message)")
             }

@@ -97,6 +97,7 @@ struct RunExecution: Sendable {
         let runner = StepRunner(
             plan: plan, dispatchers: engine.dispatchers, dispatcherOverride: engine.dispatcherOverride,
             interceptorRegistry: engine.interceptors, clock: engine.clock, logger: engine.logger,
+            runLogger: RunLogger(engine.logger),
             builder: RequestBuilder(plan: plan, validator: validator), validator: validator, redactor: redactor,
             coordinator: RefreshCoordinator(), runStart: start, unixTime: engine.unixTime, jitter: engine.jitter,
             secretVariables: secretVariables, nestedReports: nested, circuitBreakers: engine.circuitBreakers,
@@ -248,7 +249,7 @@ struct RunExecution: Sendable {
                 if report.status == .skipped, !report.outputs.isEmpty {
                     report.outputs = redactor.redact(.object(report.outputs)).objectValue ?? [:]
                 }
-                report.skipReason = report.skipReason.map { redactor.redact($0) }
+                if let reason = report.skipReason { report.skipReason = redactor.redact(reason) }
                 record(report)
             case .caught(let stepID, let action, let code):
                 runSpan?.addEvent(SpanEvent(

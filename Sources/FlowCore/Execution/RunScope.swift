@@ -146,20 +146,6 @@ struct RunScope: Sendable {
     }
 }
 
-/// A response with its body decoded by ``ResponseDecoding``: by its content type, or as `parse:` says.
-struct DecodedResponse: Sendable, Codable {
-    var status: Int
-    var headers: HeaderFields
-    var body: JSONValue
-    /// How the body was read, for messages; `nil` for a registered parser's value. Not recorded in a run's
-    /// events: nothing the run decides reads it.
-    var reading: BodyReading? = nil
-
-    private enum CodingKeys: String, CodingKey {
-        case status, headers, body
-    }
-}
-
 extension Condition {
     /// Whether the condition holds for the value its expression reads in `scope`; a value that cannot be read
     /// never satisfies it.

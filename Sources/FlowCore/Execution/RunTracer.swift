@@ -27,6 +27,23 @@ struct RunTracer: Sendable {
         box = tracer is NoOpTracer ? nil : Box(tracer)
     }
 
+    /// The tracer `InstrumentationSystem.tracer` gives, wrapped.
+    ///
+    /// While nothing is bootstrapped (or a no-op is), tracing is off without the search for a tracer that
+    /// `InstrumentationSystem.tracer` does: it casts the instrument to `any Tracer`, a conformance lookup
+    /// that fails for the default `NoOpInstrument`, and every run without a tracer of its own asks.
+    static var system: RunTracer {
+        let instrument = InstrumentationSystem.instrument
+        if type(of: instrument) == NoOpInstrument.self || type(of: instrument) == NoOpTracer.self {
+            return RunTracer(box: nil)
+        }
+        return RunTracer(InstrumentationSystem.tracer)
+    }
+
+    private init(box: Box?) {
+        self.box = box
+    }
+
     /// Runs `operation` in a span named `name`, a child of the task's current span.
     ///
     /// The span is the task's current span while `operation` runs, so spans started in

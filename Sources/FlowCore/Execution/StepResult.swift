@@ -19,13 +19,17 @@ struct StepResult: Sendable, Codable {
     var successRule: Int?
 
     /// Moves the report out, leaving an empty one: for the one consumer that keeps the report as its own (the
-    /// run machine, which records it), without copying every string and array in it.
+    /// run machine, which records it and may change it), so that its box is not shared and a change to it does
+    /// not copy it.
     mutating func takeReport() -> StepReport {
-        var report = StepReport(
-            id: "", status: .skipped, attempts: [], startedAfter: .zero, duration: .zero, outputs: [:], error: nil)
+        var report = Self.taken
         swap(&report, &self.report)
         return report
     }
+
+    /// What a result holds once its report is taken: one report shared by all, so taking one allocates nothing.
+    private static let taken = StepReport(
+        id: "", status: .skipped, attempts: [], startedAfter: .zero, duration: .zero, outputs: [:], error: nil)
 
     private enum CodingKeys: String, CodingKey {
         case outputs, report, error, failedResponse, successRule

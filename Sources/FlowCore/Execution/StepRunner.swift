@@ -10,6 +10,8 @@ struct StepRunner: Sendable {
     let interceptorRegistry: InterceptorRegistry
     let clock: EngineClock
     let logger: Logger
+    /// ``logger`` in the box the dispatchers' contexts share, made once per run.
+    let runLogger: RunLogger
     let builder: RequestBuilder
     let validator: JSONSchemaValidator
     let redactor: SecretRedactor
@@ -129,7 +131,7 @@ struct StepRunner: Sendable {
                     into: &outcome)
                 switch outcome.result {
                 case .success(let bound):
-                    log.append(attemptReport)
+                    log.append(consume attemptReport)
                     log.response = outcome.decoded
                     log.requestURL = outcome.request?.url
                     log.loopGoesOn = outcome.loopGoesOn
@@ -137,7 +139,7 @@ struct StepRunner: Sendable {
                     action = machine.apply(.attemptSucceeded(number: current))
                 case .failure(let error):
                     log.failedResponse = outcome.decoded
-                    failed = (attemptReport, error)
+                    failed = (consume attemptReport, error)
                     var failure = AttemptFailure(
                         error, method: outcome.request?.method,
                         hasIdempotencyKey: outcome.request?.headers["Idempotency-Key"] != nil,
@@ -215,7 +217,7 @@ struct StepRunner: Sendable {
             report.duration = attemptStart.duration(to: clock.now)
             // The URL that went out, with the query parameters that interceptors added (redacted); the path
             // as written when the request could not be built, so a report never shows a bare "GET ".
-            report.url = (outcome.sent ?? outcome.request).map { redactor.redact(url: $0.url) }
+            report.url = (outcome.sent?.url ?? outcome.request?.url).map { redactor.redact(url: $0) }
                 ?? Self.writtenPath(of: planned)
             report.status = outcome.response?.status
             report.redirects = (outcome.response?.redirects ?? []).map {
@@ -285,13 +287,6 @@ struct StepRunner: Sendable {
                 "no dispatcher named '\(dispatcherName)' is registered; registered: \(dispatchers.names.joined(separator: ", "))"))
             return
         }
-        var context = StepContext(
-            stepID: planned.id, attempt: number, attemptTimeout: planned.policy?.timeout?.attempt?.value,
-            logger: logger, redactor: redactor)
-        // `send` cancels the chain when the attempt timeout passes.
-        context.callerEnforcesAttemptTimeout = context.attemptTimeout != nil
-        context.item = scope.position.item
-        context.iteration = scope.position.iteration
         let breaker = planned.policy?.circuitBreaker
         let breakerKey = breaker.map { CircuitBreakers.key(for: planned, $0, in: plan) }
         // Only a call the breaker let through has an outcome for it: a request that could not be built
@@ -320,7 +315,7 @@ struct StepRunner: Sendable {
             defer { outcome.sent = sent?.last }
             do {
                 response = try await send(
-                    request, planned, scope: scope, context: context, deadline: deadline, isReplay: false,
+                    request, planned, attempt: number, scope: scope, deadline: deadline, isReplay: false,
                     asRefresh: asRefresh, via: dispatcher, recordingIn: sent)
             } catch let replay as ReplayRequest {
                 outcome.refresh = replay.exchange
@@ -334,7 +329,7 @@ struct StepRunner: Sendable {
                         "refresh-step": "\(replay.exchange.refreshStep)",
                     ])
                 response = try await send(
-                    request, planned, scope: scope, context: context, deadline: deadline, isReplay: true,
+                    request, planned, attempt: number, scope: scope, deadline: deadline, isReplay: true,
                     asRefresh: asRefresh, via: dispatcher, recordingIn: sent)
             } catch let failed as RefreshFailed {
                 outcome.refresh = failed.exchange
@@ -375,16 +370,25 @@ struct StepRunner: Sendable {
 
     /// Sends `request` through the step's interceptors to the dispatcher, within the attempt timeout and
     /// what is left of the step's total timeout, whichever ends first.
+    ///
+    /// The dispatcher's context is made here, for each send (a replay after a refresh makes the same one again):
+    /// made by the attempt and handed down, it was copied on the way, a dozen reference counts each time.
     private func send(
-        _ request: StepRequest, _ planned: PlannedStep, scope: RunScope, context: StepContext,
+        _ request: StepRequest, _ planned: PlannedStep, attempt number: Int, scope: RunScope,
         deadline: EngineClock.Instant?, isReplay: Bool, asRefresh: Bool, via dispatcher: any Dispatcher,
         recordingIn sent: SentRequestRecord?
     ) async throws -> StepResponse {
         let interceptors = try makeInterceptors(planned, scope: scope, isReplay: isReplay, asRefresh: asRefresh)
+        var context = StepContext(
+            stepID: planned.id, attempt: number, attemptTimeout: planned.policy?.timeout?.attempt?.value,
+            logger: runLogger, redactor: redactor)
+        // The chain is cancelled below when the attempt timeout passes.
+        context.callerEnforcesAttemptTimeout = context.attemptTimeout != nil
+        context.item = scope.position.item
+        context.iteration = scope.position.iteration
         var limit = AttemptTimeLimit.sooner(
             attempt: context.attemptTimeout, total: planned.policy?.timeout?.total?.value, deadline: deadline,
             now: clock.now)
-        var context = context
         if let handedOver = limit, clock.isContinuous, dispatcher.enforcesTimeLimits,
             !planned.interceptors.contains(where: \.mayWaitOutsideTheDispatcher)
         {

@@ -26,15 +26,17 @@ public struct StepContext: Sendable {
     public var logger: Logger {
         get {
             if let explicitLogger { return explicitLogger }
-            var logger = runLogger
+            // Without an explicit logger, the engine made the context, with the run's logger.
+            var logger = runLogger!.logger
             logger[metadataKey: "step"] = .string(stepID)
             logger[metadataKey: "attempt"] = .string(String(attempt))
             return logger
         }
         set { explicitLogger = newValue }
     }
-    /// The run's logger, which ``logger`` adds the step and attempt to.
-    private var runLogger: Logger
+    /// The run's logger, which ``logger`` adds the step and attempt to; `nil` in a context created with a logger
+    /// of its own, its explicit one.
+    private var runLogger: RunLogger?
     /// The logger someone set, used as it is.
     private var explicitLogger: Logger?
     /// The run's secrets: pass every URL, header value and body through it before it reaches a log line,
@@ -74,13 +76,24 @@ public struct StepContext: Sendable {
     ///   - attemptTimeout: The time limit of the attempt.
     ///   - logger: The logger to use.
     public init(stepID: String, attempt: Int, attemptTimeout: Duration? = nil, logger: Logger) {
-        self.init(stepID: stepID, attempt: attempt, attemptTimeout: attemptTimeout, logger: logger, redactor: SecretRedactor())
-        explicitLogger = logger
+        self.stepID = stepID
+        self.attempt = attempt
+        self.attemptTimeout = attemptTimeout
+        self.explicitLogger = logger
+        self.redactor = SecretRedactor()
     }
 
     /// Creates a context with the run's redactor and logger, to which ``logger`` adds the step and attempt: what
     /// the engine makes for each attempt.
     init(stepID: String, attempt: Int, attemptTimeout: Duration?, logger: Logger, redactor: SecretRedactor) {
+        self.init(
+            stepID: stepID, attempt: attempt, attemptTimeout: attemptTimeout, logger: RunLogger(logger),
+            redactor: redactor)
+    }
+
+    /// Creates a context with the run's redactor and its logger in the box its contexts share: what the engine
+    /// makes for each attempt.
+    init(stepID: String, attempt: Int, attemptTimeout: Duration?, logger: RunLogger, redactor: SecretRedactor) {
         self.stepID = stepID
         self.attempt = attempt
         self.attemptTimeout = attemptTimeout
