@@ -6,6 +6,11 @@
 /// What spans objects (ids that must be unique or exist, references into `components`, `goto` targets) is
 /// ``ArazzoReferenceCheck``'s.
 package struct ArazzoDecoder {
+    /// The most retries a `retry` action may ask for: flowrun tries a step at most 100 times.
+    static let maxRetryLimit = 99
+    /// The longest total wait (`retryAfter` × `retryLimit`, in seconds) before a `retry` action gets a warning.
+    static let longestRetryWait = 900.0
+
     /// What decoding found, in document order.
     package internal(set) var diagnostics: [Diagnostic] = []
     /// Every runtime expression that parsed, where it is written and in which workflow and step, for
@@ -239,8 +244,19 @@ package struct ArazzoDecoder {
             }
         }
         if let node = fields["retryLimit"] {
-            if case .int(let value)? = node.scalar?.value, value >= 0 {
+            if case .int(let value)? = node.scalar?.value, value > Self.maxRetryLimit {
+                // Every flowrun loop is bounded, and this one's total time grows with it.
+                report(.invalidValue,
+                       "'retryLimit' is at most \(Self.maxRetryLimit) in flowrun: a step is tried at most "
+                           + "\(Self.maxRetryLimit + 1) times, so that a retry loop's total time has a bound", node)
+            } else if case .int(let value)? = node.scalar?.value, value >= 0 {
                 action.retryLimit = Located(value, at: node.location)
+                if let after = action.retryAfter?.value, after * Double(value) > Self.longestRetryWait {
+                    report(.invalidValue,
+                           "this retry may wait \(Int(after * Double(value))) s in all (\(value) × \(JSONValue.numberText(after)) s), over "
+                               + "\(Int(Self.longestRetryWait)) s: a step would hold the run that long",
+                           node, severity: .warning)
+                }
             } else {
                 report(.invalidValue, "'retryLimit' is a whole number of retries, zero or more", node)
             }

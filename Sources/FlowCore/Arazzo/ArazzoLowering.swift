@@ -92,10 +92,11 @@ struct ArazzoLowering {
         // run takes them: ``mergedInputs(of:)``); `$workflows.<id>.outputs.<name>` reads that step's outputs.
         for dependency in arazzo.dependsOn {
             guard let called = document.workflows.first(where: { $0.id.value == dependency.value }) else { continue }
-            let inputs = Self.inputNames(called.inputs, in: document).map { name in
-                Binding(
-                    name: Located(name, at: dependency.location),
-                    value: .expression(try! RuntimeExpression(parsing: "$inputs.\(name)"), dependency.location))
+            // An input whose name no expression can read (`$inputs.a b`) is not passed on: the called workflow then
+            // reports it missing if it needs it.
+            let inputs = Self.inputNames(called.inputs, in: document).compactMap { name -> Binding? in
+                guard let read = try? RuntimeExpression(parsing: "$inputs.\(name)") else { return nil }
+                return Binding(name: Located(name, at: dependency.location), value: .expression(read, dependency.location))
             }
             let placeholder = Request(
                 method: Located("GET", at: dependency.location), path: .literal(.string("/")),

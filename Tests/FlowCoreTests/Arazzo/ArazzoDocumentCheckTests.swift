@@ -133,6 +133,24 @@ struct ArazzoDocumentCheckTests {
         ])
     }
 
+    /// A retry loop is bounded: a retryLimit over 99 is an error, and one whose waits add up to more than 15
+    /// minutes a warning.
+    @Test func retriesHaveABoundOnTheirTotalTime() throws {
+        func retry(_ fields: String) -> String {
+            Self.valid.replacingOccurrences(
+                of: "{ name: again, type: retry, retryAfter: 1.5, retryLimit: 3 }",
+                with: "{ name: again, type: retry, \(fields) }")
+        }
+        #expect(try errors(retry("retryLimit: 5, retryAfter: 2")) == [])
+        let unbounded = try errors(retry("retryLimit: 1000"))
+        #expect(unbounded.count == 1)
+        #expect(unbounded.first?.contains(
+            "'retryLimit' is at most 99 in flowrun: a step is tried at most 100 times, so that a retry loop's total "
+                + "time has a bound") == true)
+        let long = try check(retry("retryAfter: 30.5, retryLimit: 60")).diagnostics.map(\.message)
+        #expect(long.contains { $0.hasPrefix("this retry may wait 1830 s in all (60 × 30.5 s), over 900 s") }, "\(long)")
+    }
+
     @Test func specificationExtensionsAreAllowedAndOtherKeysAreNot() throws {
         let extended = Self.valid.replacingOccurrences(of: "info: {", with: "x-owner: team\ninfo: { x-note: 1,")
         #expect(try errors(extended) == [])
