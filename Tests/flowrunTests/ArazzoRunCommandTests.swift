@@ -260,6 +260,61 @@ struct ArazzoRunCommandTests {
         #expect(quiet.status == 0 && !quiet.stderr.contains("warning"), "\(quiet.stderr)")
     }
 
+    /// `$method`, `$request.query|header|path.<name>`, `$request.body#/…` and `$sourceDescriptions.<name>.url` read
+    /// what the step sends, in its outputs and criteria.
+    @Test func expressionsReadTheRequestTheStepSends() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))
+        try folder.write("req.arazzo.yaml", """
+            arazzo: 1.0.1
+            info: { title: Requests, version: "1" }
+            sourceDescriptions: [{ name: shop, url: ./adopt-pet.openapi.yaml, type: openapi }]
+            workflows:
+              - workflowId: hold
+                steps:
+                  - stepId: find
+                    operationId: findPets
+                    parameters: [{ name: species, in: query, value: cat }, { name: X-Trace, in: header, value: t-1 }]
+                    successCriteria:
+                      - condition: $method == 'GET' && $request.query.species == 'cat'
+                    outputs:
+                      method: $method
+                      species: $request.query.species
+                      trace: $request.header.x-trace
+                      source: $sourceDescriptions.shop.url
+                      petId: $response.body#/0/id
+                  - stepId: adopt
+                    operationId: adoptPet
+                    requestBody:
+                      payload: { petId: $steps.find.outputs.petId, holdId: h-1 }
+                    successCriteria:
+                      - condition: $request.body#/holdId == 'h-1'
+                    outputs:
+                      sentPet: $request.body#/petId
+                outputs:
+                  method: $steps.find.outputs.method
+                  species: $steps.find.outputs.species
+                  trace: $steps.find.outputs.trace
+                  source: $steps.find.outputs.source
+                  sentPet: $steps.adopt.outputs.sentPet
+            """)
+        try folder.write("req.mock.yaml", """
+            flowrun-mock: 1
+            stubs:
+              - match: { method: GET, path: /v1/pets }
+                respond: { body: [{ id: p-3, name: Tom, price: 5 }] }
+              - match: { method: POST, path: /v1/adoptions }
+                respond: { status: 201, body: { id: a-1, certificate: C-1 } }
+            """)
+        let run = try await FlowRunProcess.run(
+            ["run", "req.arazzo.yaml", "--mock", "req.mock.yaml", "--format", "json"], in: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        #expect(report?["outputs"] as? [String: String] == [
+            "method": "GET", "species": "cat", "trace": "t-1", "source": "./adopt-pet.openapi.yaml", "sentPet": "p-3",
+        ])
+    }
+
     @Test func aStepWhoseCriteriaFailWithNoActionFailsTheRun() async throws {
         let folder = try TemporaryFolder()
         try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))

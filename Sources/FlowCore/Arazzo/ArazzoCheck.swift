@@ -16,12 +16,24 @@ package enum ArazzoCheck {
         return (checked.document, checked.diagnostics)
     }
 
+    /// The operation a step calls, as its source's document describes it.
+    struct ResolvedOperation {
+        /// The source's name.
+        var source: String
+        /// The operation's JSON pointer in the source's document: `/paths/~1pets/get`.
+        var pointer: String
+        /// Its method, upper-case.
+        var method: String
+        /// The first content type its request body takes.
+        var contentType: String?
+    }
+
     /// What checking a document found, with what lowering one of its workflows needs.
     struct Checked {
         var document: ArazzoDocument
         var diagnostics: [Diagnostic]
         /// The operation each step calls, as ``ArazzoOperationCheck/resolved`` gives it.
-        var operations: [String: (source: String, pointer: String, contentType: String?)] = [:]
+        var operations: [String: ResolvedOperation] = [:]
         /// The absolute path of each readable source's document, by source name.
         var sourcePaths: [String: String] = [:]
         /// flowrun's specification extensions in the document.

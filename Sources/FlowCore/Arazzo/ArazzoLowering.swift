@@ -29,6 +29,9 @@ struct ArazzoLowering {
     private(set) var diagnostics: [Diagnostic] = []
     /// The outputs of the workflow being lowered's steps that run workflows, as ``outputAliases(of:)`` gives them.
     private var aliases: [String: [String: String]] = [:]
+    /// What the step being lowered sends, for `$method` and `$request.…` in its outputs and criteria: `method`,
+    /// `query.<name>`, `header.<name>` (lower-case), `path.<name>`, `body`.
+    private var request: [String: ValueTemplate] = [:]
 
     init(_ checked: ArazzoCheck.Checked, sourceCopies: [String: String] = [:], serverURLs: [String: String] = [:]) {
         self.checked = checked
@@ -211,6 +214,7 @@ struct ArazzoLowering {
         _ arazzoStep: ArazzoStep, of arazzo: ArazzoWorkflow, workflowParameters: [ArazzoParameter]
     ) -> Step? {
         let id = arazzoStep.id
+        request = [:]
         let placeholder = Request(
             method: Located("GET", at: id.location), path: .literal(.string("/")), pathLocation: id.location)
         var step = Step(id: id, location: arazzoStep.location, request: placeholder)
@@ -233,8 +237,7 @@ struct ArazzoLowering {
             step.outputs = []
             return step
         case .operationID(let written)?, .operationPath(let written)?:
-            guard let (source, pointer, contentType) = checked.operations[ArazzoOperationCheck.key(arazzo.id.value, id.value)]
-            else {
+            guard let operation = checked.operations[ArazzoOperationCheck.key(arazzo.id.value, id.value)] else {
                 if checked.sourcePaths.isEmpty || !document.sources.contains(where: { checked.sourcePaths[$0.name.value] != nil }) {
                     error(.unreadableFile,
                           "step '\(id.value)' calls an operation of a source flowrun could not read; give a local "
@@ -249,14 +252,26 @@ struct ArazzoLowering {
             }
             let parameters = own + inherited
             var call = OperationCall(
-                reference: Located("\(source)#\(pointer)", at: written.location),
+                reference: Located("\(operation.source)#\(operation.pointer)", at: written.location),
                 parameters: parameters.map { Binding(name: $0.name, value: template($0.value)) },
                 parametersLocation: id.location)
             call.arazzoPlacements = parameters.map { $0.placement?.value ?? "query" }
             if let body = arazzoStep.requestBody {
-                call.body = requestBody(body, operationContentType: contentType, at: id.location)
+                call.body = requestBody(body, operationContentType: operation.contentType, at: id.location)
             }
             step.operation = call
+            // What `$method` and `$request.…` read in the step's outputs and criteria: what it sends.
+            request = ["method": .literal(.string(operation.method))]
+            for (binding, placement) in zip(call.parameters, call.arazzoPlacements ?? []) {
+                let name = placement == "header" ? binding.name.value.lowercased() : binding.name.value
+                request["\(placement).\(name)"] = binding.value
+            }
+            switch call.body {
+            case .json(let value, _)?, .text(let value, _, _)?: request["body"] = value
+            case .form(let fields, _)?:
+                request["body"] = .object(Dictionary(fields.map { ($0.name.value, $0.value) }) { first, _ in first })
+            case .multipart?, nil: break
+            }
         case nil:
             return nil
         }
@@ -276,7 +291,39 @@ struct ArazzoLowering {
     /// A value written in the document as a template; an expression that reads a step's output without `.outputs`
     /// (which lint warns about) is read as if it had it.
     private mutating func template(_ node: YAMLNode) -> ValueTemplate {
-        ValueTemplate.compile(withOutputs(node), into: &diagnostics)
+        if case .string(let text)? = node.scalar?.value, let known = sent(text) { return known }
+        return ValueTemplate.compile(withOutputs(node), into: &diagnostics)
+    }
+
+    /// What an expression that reads the step's request, or a source's url, stands for: `$method`,
+    /// `$request.query|header|path.<name>`, `$request.body#/…` (what the step sends, as its parameters and body
+    /// write it) and `$sourceDescriptions.<name>.url`; `nil` for any other text.
+    private func sent(_ text: String) -> ValueTemplate? {
+        guard text.hasPrefix("$"), let expression = try? ArazzoExpression.parsingLeniently(text).expression else {
+            return nil
+        }
+        switch expression {
+        case .method: return request["method"]
+        case .request(.header(let name)): return request["header.\(name.lowercased())"]
+        case .request(.query(let name)): return request["query.\(name)"]
+        case .request(.path(let name)): return request["path.\(name)"]
+        case .request(.body(let pointer)):
+            return request["body"].flatMap { $0.member(at: pointer?.tokens[...] ?? []) }
+        case .sourceDescription(let name, "url"):
+            return document.sources.first { $0.name.value == name }.map { .literal(.string($0.url.value)) }
+        default: return nil
+        }
+    }
+
+    /// The text of what ``sent(_:)`` gives, in a criterion's condition: a literal as a condition writes one, an
+    /// expression as its text; `nil` for a value built of parts, which a condition cannot hold.
+    private func sentText(_ text: String) -> String? {
+        switch sent(text) {
+        case .literal(.string(let string))?: "'" + string.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
+        case .literal(let value)?: value.serialized()
+        case .expression(let expression, _)?: expression.description
+        default: nil
+        }
     }
 
     /// `node` with its runtime expressions read as flowrun reads them (``flowrunText(_:aliases:)``).
@@ -379,14 +426,17 @@ struct ArazzoLowering {
                 for (text, offset) in parsed.expressions.sorted(by: { $0.offset > $1.offset }) {
                     let count = text.unicodeScalars.count
                     guard offset + count <= scalars.count else { continue }
-                    scalars.replaceSubrange(
-                        offset..<(offset + count), with: Self.flowrunText(text, aliases: aliases).unicodeScalars)
+                    let replacement = sentText(text) ?? Self.flowrunText(text, aliases: aliases)
+                    scalars.replaceSubrange(offset..<(offset + count), with: replacement.unicodeScalars)
                 }
                 condition = String(String.UnicodeScalarView(scalars))
             case .regex: type = "regex"
             case .jsonPath: type = "jsonpath"
             }
-            let context = criterion.context.map { Self.flowrunText($0, aliases: aliases) }
+            let context = criterion.context.map { context in
+                if case .expression(let expression, _)? = sent(context) { return expression.description }
+                return Self.flowrunText(context, aliases: aliases)
+            }
             guard condition != criterion.condition || context != criterion.context,
                 let rewritten = try? ArazzoCriterion(condition: condition, type: type, context: context)
             else { return located }
@@ -613,6 +663,23 @@ struct ArazzoLowering {
 }
 
 extension ValueTemplate {
+    /// The part of the template at `tokens` (an RFC 6901 pointer's reference tokens); `nil` when the pointer reaches
+    /// nothing that is known before the run (a member of an expression's value).
+    func member(at tokens: ArraySlice<String>) -> ValueTemplate? {
+        guard let token = tokens.first else { return self }
+        let rest = tokens.dropFirst()
+        switch self {
+        case .object(let members): return members[token]?.member(at: rest)
+        case .array(let elements):
+            guard let index = Int(token), elements.indices.contains(index) else { return nil }
+            return elements[index].member(at: rest)
+        case .literal(let value):
+            return JSONPointer(tokens: Array(tokens)).resolve(in: value).map { .literal($0) }
+        case .expression, .string:
+            return nil
+        }
+    }
+
     /// The template with the value at `tokens` (an RFC 6901 pointer's reference tokens) replaced by `replacement`;
     /// `nil` when the pointer reaches nothing.
     func replacing(at tokens: ArraySlice<String>, with replacement: ValueTemplate) -> ValueTemplate? {

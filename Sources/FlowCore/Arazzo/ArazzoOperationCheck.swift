@@ -19,9 +19,8 @@ struct ArazzoOperationCheck {
     /// Local copies of sources, by source name: read instead of the source's `url` (`flowrun lint --source`).
     let copies: [String: String]
     private(set) var diagnostics: [Diagnostic] = []
-    /// The operation each step calls, by ``key(_:_:)`` of its workflow and step: its source's name, the
-    /// operation's JSON pointer in the source's document, and the first content type its request body takes. What ``ArazzoLowering`` makes the step call.
-    private(set) var resolved: [String: (source: String, pointer: String, contentType: String?)] = [:]
+    /// The operation each step calls, by ``key(_:_:)`` of its workflow and step. What ``ArazzoLowering`` makes the step call.
+    private(set) var resolved: [String: ArazzoCheck.ResolvedOperation] = [:]
     /// The absolute path of each source's document that could be read, by source name.
     private(set) var sourcePaths: [String: String] = [:]
     /// Each OpenAPI source's document, by source name; `nil` for one that could not be read.
@@ -102,8 +101,9 @@ struct ArazzoOperationCheck {
 
     private mutating func check(_ step: ArazzoStep, in workflow: ArazzoWorkflow) {
         guard let (operation, source) = operation(of: step) else { return }
-        resolved[Self.key(workflow.id.value, step.id.value)] =
-            (source, operation.pointer, operation.body?.contentTypes.first)
+        resolved[Self.key(workflow.id.value, step.id.value)] = ArazzoCheck.ResolvedOperation(
+            source: source, pointer: operation.pointer, method: operation.method,
+            contentType: operation.body?.contentTypes.first)
         guard let navigator = navigators[source] else { return }
         checkResponseReads(of: step, in: workflow, operation: operation, navigator: navigator)
         let own = ArazzoLowering.resolve(step.parameters, in: document)
