@@ -219,6 +219,7 @@ struct ArazzoLowering {
             method: Located("GET", at: id.location), path: .literal(.string("/")), pathLocation: id.location)
         var step = Step(id: id, location: arazzoStep.location, request: placeholder)
         step.description = arazzoStep.description
+        step.isArazzo = true
         switch arazzoStep.target {
         case .workflowID(let called)?:
             let parameters = Self.resolve(arazzoStep.parameters, in: document) + workflowParameters.filter { inherited in

@@ -88,7 +88,8 @@ struct StepRunner: Sendable {
                     id: planned.id, status: .succeeded, attempts: log.attempts, startedAfter: startedAfter,
                     duration: duration, outputs: redactor.redact(.object(outputs)).objectValue ?? [:], error: nil),
                 response: log.response, requestURL: log.requestURL, loopGoesOn: log.loopGoesOn,
-                successRule: successRule(of: planned, response: log.response, scope: scope))
+                successRule: planned.step.isArazzo
+                    ? successRule(of: planned, response: log.response, scope: scope) : nil)
         case .failure(let error):
             var error = redactor.redact(error)
             error.stepID = error.stepID ?? planned.id
@@ -224,7 +225,7 @@ struct StepRunner: Sendable {
                 StepResponse.Redirect(status: $0.status, url: redactor.redact(url: $0.url))
             }
             report.refresh = outcome.refresh
-            report.warnings = outcome.warnings
+            if !outcome.warnings.isEmpty { report.warnings = outcome.warnings }
             if case .failure(var error) = outcome.result {
                 error.stepID = planned.id
                 error.attempt = current
@@ -509,7 +510,7 @@ struct StepRunner: Sendable {
         _ decoded: DecodedResponse, decodeError: FlowError?, raw: StepResponse, of planned: PlannedStep,
         warnings: inout [String]
     ) throws(FlowError) {
-        if let criteria = planned.step.successCriteria {
+        if planned.step.isArazzo, let criteria = planned.step.successCriteria {
             // An Arazzo step: its criteria judge the response (``checkCriteria``), and without criteria a 2xx
             // status is a success. Its body is not validated against the operation's schema.
             let success = (200..<300).contains(decoded.status)
@@ -606,7 +607,7 @@ struct StepRunner: Sendable {
     private func checkCriteria(
         _ response: DecodedResponse, raw: StepResponse, of planned: PlannedStep, scope: RunScope
     ) throws(FlowError) {
-        guard let criteria = planned.step.successCriteria, !criteria.isEmpty else { return }
+        guard planned.step.isArazzo, let criteria = planned.step.successCriteria, !criteria.isEmpty else { return }
         var scope = scope
         scope.response = response
         guard let index = scope.firstUnmet(criteria) else { return }
@@ -637,7 +638,7 @@ struct StepRunner: Sendable {
         scope.response = response
         var outputs: [String: JSONValue] = [:]
         // An Arazzo step's output that reads nothing is absent, as Arazzo reads it; a step reading it fails then.
-        let absentWhenUnread = planned.step.successCriteria != nil
+        let absentWhenUnread = planned.step.isArazzo
         for output in planned.step.outputs {
             do throws(FlowError) {
                 outputs[output.name.value] = try scope.evaluate(output.value)

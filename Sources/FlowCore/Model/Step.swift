@@ -59,6 +59,9 @@ package struct Step: Sendable {
     /// whether a response is a success (every status is then acceptable, and the body is not validated); when
     /// empty, a 2xx status is. `nil` for a flowrun step, whose `response:` decides.
     package var successCriteria: [Located<ArazzoCriterion>]?
+    /// Whether the step was lowered from an Arazzo document: a plain flag the engine tests before it reads
+    /// ``successCriteria`` or ``onSuccess``, so a flowrun step pays nothing for them.
+    package var isArazzo = false
     /// What follows the step's success, the first rule whose criteria hold: an Arazzo step's `onSuccess` (and its
     /// workflow's `successActions`). When none holds, the run goes on as the plan orders it.
     package var onSuccess: [SuccessRule] = []
