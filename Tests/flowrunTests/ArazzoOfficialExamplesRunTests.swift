@@ -34,6 +34,19 @@ struct ArazzoOfficialExamplesRunTests {
         return report?["outputs"] as? [String: Any] ?? [:]
     }
 
+    /// Every example lints without errors through the command, whose lint also lowers each workflow and checks its
+    /// bindings' types.
+    @Test func everyExampleLintsWithoutErrors() async throws {
+        let examples = try #require(Self.examples)
+        let files = try FileManager.default.contentsOfDirectory(atPath: examples.path)
+            .filter { $0.hasSuffix(".yaml") && !$0.contains("openapi") }.sorted()
+        #expect(files.count == 6)
+        for file in files {
+            let lint = try await FlowRunProcess.run(["lint", examples.appendingPathComponent(file).path])
+            #expect(lint.status == 0, "\(file): \(lint.stdout)")
+        }
+    }
+
     @Test func petCouponsBuysAPetThroughItsPlaceOrderWorkflow() async throws {
         let bought = try await run("pet-coupons.arazzo.yaml", [
             "--workflow", "buy-available-pet", "--mock", "pet-coupons.mock.yaml",
