@@ -364,7 +364,8 @@ struct ArazzoLowering {
     }
 
     /// A runtime expression's text as flowrun reads it: `$steps.a.b` (no `.outputs`) as `$steps.a.outputs.b`;
-    /// `$workflows.w.outputs.x` as the outputs of the step that ran `w` first (`dependsOn`); and an output of a
+    /// `$workflows.w.outputs.x` as the outputs of the step that ran `w` first (`dependsOn`), `$workflows.w.inputs.x`
+    /// as the run's input `x` (with which `w` ran); and an output of a
     /// step that runs a workflow, `$steps.s.outputs.alias` where the step declares `alias: $outputs.x`, as the
     /// workflow's output `x` (the step's outputs are the workflow's).
     static func flowrunText(_ text: String, aliases: [String: [String: String]] = [:]) -> String {
@@ -376,6 +377,9 @@ struct ArazzoLowering {
         switch try? ArazzoExpression.parsingLeniently(text).expression {
         case .workflowValue(let workflowID, .outputs, let name, let pointer)?:
             return "$steps.\(dependencyStepID(workflowID)).outputs.\(name)" + (pointer.map { "#\($0)" } ?? "")
+        case .workflowValue(_, .inputs, let name, let pointer)?:
+            // A workflow the run depends on ran with the run's own inputs.
+            return "$inputs.\(name)" + (pointer.map { "#\($0)" } ?? "")
         case .stepOutput(let stepID, let name, let pointer)?:
             guard let original = aliases[stepID]?[name] else { return text }
             return "$steps.\(stepID).outputs.\(original)" + (pointer.map { "#\($0)" } ?? "")
