@@ -1,4 +1,5 @@
 import FlowCore
+import FlowOpenAPI
 import FlowTesting
 import Foundation
 
@@ -154,7 +155,18 @@ struct FuzzHarness {
     static func exercise(_ input: [UInt8], as file: Corpus.File) {
         switch file.kind {
         case .workflow:
-            let result = WorkflowCompiler().check(bytes: input, path: file.path)
+            // As `run` compiles: with OpenAPI documents read (beside the seed file), and an Arazzo document's
+            // workflow lowered into a plan (its first, when it has several).
+            var compiler = WorkflowCompiler().withOpenAPI()
+            compiler.compilesArazzo = true
+            var result = compiler.check(bytes: input, path: file.path)
+            if result.kind == .arazzo, result.plan == nil, !result.hasErrors,
+                let root = try? YAMLLoader().load(input, path: file.path),
+                let first = ArazzoCheck.check(root, path: file.path).document.workflows.first
+            {
+                compiler.arazzoWorkflowID = first.id.value
+                result = compiler.check(bytes: input, path: file.path)
+            }
             if let plan = result.plan {
                 let analysis = PolicyAnalysis(plan: plan)
                 for step in analysis.steps {
