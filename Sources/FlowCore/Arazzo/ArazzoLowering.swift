@@ -12,17 +12,16 @@
 /// | `requestBody` (`payload`, `replacements`) | a JSON, form or text body |
 /// | step and workflow `outputs`, `inputs` | outputs and inputs |
 ///
-/// What a step after its action's criteria reads is the response of the step, as in catch rules. Actions defined
-/// on the workflow apply to every step after the step's own; a step's action with the same name replaces the
-/// workflow's.
+/// An action's criteria read the response of the step, as flowrun's catch rules do. The actions defined on the
+/// workflow apply to every step, after the step's own; a step's action of the same name replaces the workflow's.
 struct ArazzoLowering {
     /// How many times a `goto` may run its target in one run, its first run included: Arazzo sets no limit, and
     /// flowrun bounds every loop.
     static let maxVisits = 100
 
+    /// The checked document, with the operations its steps resolved to (local copies of sources, `--source`,
+    /// were read by then) and the absolute paths of its sources.
     let checked: ArazzoCheck.Checked
-    /// Local copies of sources by name, as `--source` gives them: they are read instead of the source's url.
-    let sourceCopies: [String: String]
     /// Server URLs by source name (`--server`): the base URL the source's operations are sent to instead of the
     /// first server of its OpenAPI document.
     let serverURLs: [String: String]
@@ -33,9 +32,8 @@ struct ArazzoLowering {
     /// `query.<name>`, `header.<name>` (lower-case), `path.<name>`, `body`.
     private var request: [String: ValueTemplate] = [:]
 
-    init(_ checked: ArazzoCheck.Checked, sourceCopies: [String: String] = [:], serverURLs: [String: String] = [:]) {
+    init(_ checked: ArazzoCheck.Checked, serverURLs: [String: String] = [:]) {
         self.checked = checked
-        self.sourceCopies = sourceCopies
         self.serverURLs = serverURLs
     }
 
@@ -108,7 +106,6 @@ struct ArazzoLowering {
                 id: Located(Self.dependencyStepID(dependency.value), at: dependency.location),
                 location: dependency.location, request: placeholder)
             step.call = callOf(dependency, inputs: inputs)
-            step.successCriteria = []
             if let previous { step.after = [Located(previous, at: dependency.location)] }
             previous = step.id.value
             workflow.steps.append(step)

@@ -140,7 +140,7 @@ public struct WorkflowCompiler: Sendable {
         // into a path parameter, a read of an output's member its type does not have); what else compiling finds
         // is about running the document here and now (a server to name, a source to copy), which `run` reports.
         let keeps: (Diagnostic) -> Bool = compilesArazzo ? { _ in true } : { $0.code == .bindingTypeMismatch }
-        var lowering = ArazzoLowering(checked, sourceCopies: sourceDescriptionCopies, serverURLs: arazzoServerURLs)
+        var lowering = ArazzoLowering(checked, serverURLs: arazzoServerURLs)
         var chosen: ArazzoWorkflow?
         if arazzoWorkflowID != nil || checked.document.workflows.count == 1 {
             chosen = lowering.select(arazzoWorkflowID)
