@@ -251,10 +251,13 @@ package struct ArazzoDecoder {
                            + "\(Self.maxRetryLimit + 1) times, so that a retry loop's total time has a bound", node)
             } else if case .int(let value)? = node.scalar?.value, value >= 0 {
                 action.retryLimit = Located(value, at: node.location)
-                if let after = action.retryAfter?.value, after * Double(value) > Self.longestRetryWait {
+                // A double, printed as JSON prints numbers: `retryAfter: 1e308` makes a total no Int holds.
+                let total = (action.retryAfter?.value ?? 0) * Double(value)
+                if total > Self.longestRetryWait {
                     report(.invalidValue,
-                           "this retry may wait \(Int(after * Double(value))) s in all (\(value) × \(JSONValue.numberText(after)) s), over "
-                               + "\(Int(Self.longestRetryWait)) s: a step would hold the run that long",
+                           "this retry may wait \(JSONValue.numberText(total)) s in all (\(value) × "
+                               + "\(JSONValue.numberText(action.retryAfter?.value ?? 0)) s), over "
+                               + "\(JSONValue.numberText(Self.longestRetryWait)) s: a step would hold the run that long",
                            node, severity: .warning)
                 }
             } else {

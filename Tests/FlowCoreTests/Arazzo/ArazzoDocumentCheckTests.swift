@@ -149,6 +149,9 @@ struct ArazzoDocumentCheckTests {
                 + "time has a bound") == true)
         let long = try check(retry("retryAfter: 30.5, retryLimit: 60")).diagnostics.map(\.message)
         #expect(long.contains { $0.hasPrefix("this retry may wait 1830 s in all (60 × 30.5 s), over 900 s") }, "\(long)")
+        // A wait no whole number of seconds holds is still a warning (the fuzzer once trapped converting it).
+        let huge = try check(retry("retryAfter: 1e308, retryLimit: 50")).diagnostics.map(\.message)
+        #expect(huge.contains { $0.hasPrefix("this retry may wait ") && $0.contains("(50 × 1e+308 s)") }, "\(huge)")
     }
 
     @Test func specificationExtensionsAreAllowedAndOtherKeysAreNot() throws {
