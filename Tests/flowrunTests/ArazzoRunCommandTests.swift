@@ -192,6 +192,18 @@ struct ArazzoRunCommandTests {
         #expect(run.stderr.contains("✓ list  GET https://pets.example/v1/pets?species=cat  200"), "\(run.stderr)")
         #expect(run.stderr.contains("(3 attempts)"), "a 502 by the flowrun policy, a 503 by the Arazzo action")
         #expect(run.stderr.contains("> Authorization: Bearer ***") && !run.stderr.contains("tok-9"))
+        // A response that does not conform is a warning quoting the body; a secret in it is redacted there too.
+        try folder.write("leak.mock.yaml", """
+            flowrun-mock: 1
+            stubs:
+              - match: { method: GET, path: /v1/pets }
+                respond: { body: [{ id: p-1, name: Tom, price: tok-9 }] }
+            """)
+        let leak = try await FlowRunProcess.run(
+            ["run", "ext.arazzo.yaml", "--mock", "leak.mock.yaml", "--format", "json"], in: folder.url,
+            environment: ["SHOP_TOKEN": "tok-9"])
+        #expect(leak.stdout.contains("expected a number, found the string"), "\(leak.stdout)")
+        #expect(!leak.stdout.contains("tok-9") && !leak.stderr.contains("tok-9"), "\(leak.stdout)")
         let unset = try await FlowRunProcess.run(["run", "ext.arazzo.yaml", "--mock", "ext.mock.yaml"], in: folder.url,
                                                  removing: ["SHOP_TOKEN"])
         #expect(unset.status == 2, "the env section is checked before the first request: \(unset.stderr)")

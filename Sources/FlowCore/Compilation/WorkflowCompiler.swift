@@ -58,9 +58,10 @@ public struct WorkflowCompiler: Sendable {
     /// `flowrun run --server NAME=URL` sets it.
     package var arazzoServerURLs: [String: String] = [:]
 
-    /// Whether an Arazzo document's workflows are lowered and compiled into a plan, as `run`, `test` and `graph`
-    /// need; `lint` checks the document as Arazzo alone (a document can be valid Arazzo that this flowrun cannot
-    /// run as it is: remote sources, a server to name, …).
+    /// Whether an Arazzo document's workflow is compiled into a plan, with every finding of its compilation, as
+    /// `run`, `test` and `graph` need. Without it (`lint`) the workflows are still lowered and compiled, but only
+    /// their binding type errors are reported: the rest is about running the document here and now (a remote
+    /// source, a server to name, …), which valid Arazzo may leave open.
     package var compilesArazzo = false
 
     /// Creates a compiler.
@@ -137,8 +138,7 @@ public struct WorkflowCompiler: Sendable {
         // Without an OpenAPI reader no step can be lowered; with errors, lowering would only repeat them.
         guard operationSourceLoader != nil, !result.hasErrors else { return result }
         // Linting, every workflow is lowered and compiled too, for flowrun's binding type checks (an object bound
-        // into a path parameter, a read of an output's member its type does not have); what else compiling finds
-        // is about running the document here and now (a server to name, a source to copy), which `run` reports.
+        // into a path parameter); what else compiling finds is `run`'s to report (see ``compilesArazzo``).
         let keeps: (Diagnostic) -> Bool = compilesArazzo ? { _ in true } : { $0.code == .bindingTypeMismatch }
         var lowering = ArazzoLowering(checked, serverURLs: arazzoServerURLs)
         var chosen: ArazzoWorkflow?
@@ -149,15 +149,18 @@ public struct WorkflowCompiler: Sendable {
                 return result
             }
         }
-        var seen = Set(result.diagnostics.map { "\($0.location.map(String.init(describing:)) ?? "")\u{0}\($0.message)" })
+        // The Arazzo checks and the compilation may find the same thing (a response read the schema forbids): once.
+        func identity(_ diagnostic: Diagnostic) -> String {
+            "\(diagnostic.location.map(String.init(describing:)) ?? "")\u{0}\(diagnostic.message)"
+        }
+        var seen = Set(result.diagnostics.map(identity))
         for arazzo in checked.document.workflows where chosen == nil || arazzo.id.value == chosen?.id.value {
             let before = lowering.diagnostics.count
             let workflow = lowering.lower(arazzo)
             let compiled = loader.compiling(path, arazzoWorkflowID: arazzo.id.value) {
                 check(workflow, decodingDiagnostics: Array(lowering.diagnostics[before...]), loader: loader)
             }
-            for diagnostic in compiled.diagnostics where keeps(diagnostic)
-            && seen.insert("\(diagnostic.location.map(String.init(describing:)) ?? "")\u{0}\(diagnostic.message)").inserted {
+            for diagnostic in compiled.diagnostics where keeps(diagnostic) && seen.insert(identity(diagnostic)).inserted {
                 result.diagnostics.append(diagnostic)
             }
             if chosen != nil, compilesArazzo { result.plan = compiled.plan }

@@ -225,7 +225,8 @@ struct StepRunner: Sendable {
                 StepResponse.Redirect(status: $0.status, url: redactor.redact(url: $0.url))
             }
             report.refresh = outcome.refresh
-            if !outcome.warnings.isEmpty { report.warnings = outcome.warnings }
+            // Redacted like the error: a validation message may quote the body, and the body may hold a secret.
+            if !outcome.warnings.isEmpty { report.warnings = outcome.warnings.map { redactor.redact($0) } }
             if case .failure(var error) = outcome.result {
                 error.stepID = planned.id
                 error.attempt = current
