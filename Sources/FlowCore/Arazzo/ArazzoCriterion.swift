@@ -31,6 +31,17 @@ package struct ArazzoCriterion: Sendable {
     package let context: String?
     /// The condition as written.
     package let condition: String
+    /// The runtime expressions the criterion reads (its `context`, the operands of a simple condition), by their
+    /// text, parsed once as flowrun reads them; one flowrun cannot read (`$url`) is missing. What a run evaluates.
+    package let readable: [String: RuntimeExpression]
+    /// The texts of the runtime expressions the criterion reads, in order.
+    package var expressionTexts: [String] { Self.expressionTexts(of: kind, context: context) }
+
+    private static func expressionTexts(of kind: Kind, context: String?) -> [String] {
+        var texts = context.map { [$0] } ?? []
+        if case .simple(let condition) = kind { texts += condition.expressions.map(\.text) }
+        return texts
+    }
 
     /// Compiles a criterion from its fields.
     /// - Parameters:
@@ -79,6 +90,9 @@ package struct ArazzoCriterion: Sendable {
                 message: "unknown criterion type '\(other)'"
                     + (suggestion.map { "; did you mean '\($0)'?" } ?? "; expected simple, regex or jsonpath"))
         }
+        var readable: [String: RuntimeExpression] = [:]
+        for text in Self.expressionTexts(of: kind, context: context) { readable[text] = try? RuntimeExpression(parsing: text) }
+        self.readable = readable
     }
 
     private static func missingContext(_ type: String) -> Failure {

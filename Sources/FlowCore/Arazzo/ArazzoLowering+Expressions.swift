@@ -167,9 +167,7 @@ extension ArazzoLowering {
     /// `$request…`, `$workflows…`, …): such a criterion would never hold.
     mutating func checkReadable(_ criteria: [Located<ArazzoCriterion>]) {
         for criterion in criteria {
-            var texts: [String] = criterion.value.context.map { [$0] } ?? []
-            if case .simple(let condition) = criterion.value.kind { texts += condition.expressions.map(\.text) }
-            for text in texts where (try? RuntimeExpression(parsing: text)) == nil {
+            for text in criterion.value.expressionTexts where criterion.value.readable[text] == nil {
                 error(.unsupported,
                       "flowrun cannot read '\(text)' when it runs a step yet; a criterion can read $statusCode, "
                           + "$response.body, $response.header.<name>, $inputs and $steps",

@@ -4,7 +4,7 @@ extension RunScope {
     /// The position of the first of `criteria` that does not hold here (with ``response`` set to the response
     /// they judge), or `nil` when all hold.
     func firstUnmet(_ criteria: [Located<ArazzoCriterion>]) -> Int? {
-        criteria.firstIndex { !$0.value.holds(resolving: arazzoValue) }
+        criteria.firstIndex { !holds($0.value) }
     }
 
     /// Whether every one of `criteria` holds here; none always holds.
@@ -12,12 +12,11 @@ extension RunScope {
         firstUnmet(criteria) == nil
     }
 
-    /// The value of an Arazzo runtime expression, as flowrun reads it; `nil` (absent, which Arazzo's criteria
-    /// compare as `null`) when it reads nothing. Lowering rewrote each criterion's expressions into flowrun's and
-    /// refused those flowrun cannot read at run time, so each one here parses.
-    func arazzoValue(_ text: String) -> JSONValue? {
-        guard let expression = try? RuntimeExpression(parsing: text) else { return nil }
-        return try? value(of: expression)
+    /// Whether `criterion` holds here, each runtime expression read as flowrun reads it (parsed once, when the
+    /// criterion was made): one that reads nothing is absent, which Arazzo's criteria compare as `null`. Lowering
+    /// rewrote the criteria's expressions into flowrun's and refused those flowrun cannot read at run time.
+    private func holds(_ criterion: ArazzoCriterion) -> Bool {
+        criterion.holds { text in criterion.readable[text].flatMap { try? value(of: $0) } }
     }
 }
 
