@@ -139,6 +139,38 @@ struct ArazzoRunCommandTests {
         #expect(run.stderr.contains("/search?filter=%7B%22status%22%3A%22open%22%7D"), "\(run.stderr)")
     }
 
+    /// docs/arazzo.md's "flowrun inside Arazzo" example, saved and run as the page says: the policy retries the 502,
+    /// the token goes out redacted, and without the variable nothing is sent.
+    @Test func theDocumentedExtensionsExampleRunsAsThePageSays() async throws {
+        let page = try Self.repositoryFile("docs/arazzo.md")
+        let section = try #require(page.range(of: "### flowrun inside Arazzo")?.upperBound)
+        func block(_ fence: String, after marker: String) throws -> String {
+            let start = try #require(page.range(of: marker, range: section..<page.endIndex)?.upperBound)
+            let open = try #require(page.range(of: "```\(fence)\n", range: start..<page.endIndex)?.upperBound)
+            let close = try #require(page.range(of: "\n```\n", range: open..<page.endIndex)?.lowerBound)
+            return String(page[open..<close])
+        }
+        let folder = try TemporaryFolder()
+        try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))
+        try folder.write("find-cats.arazzo.yaml", try block("yaml", after: "as `find-cats.arazzo.yaml`"))
+        try folder.write("find-cats.mock.yaml", try block("yaml", after: "as `find-cats.mock.yaml`"))
+        let command = try block("console", after: "as `find-cats.mock.yaml`")
+        #expect(command == "$ SHOP_TOKEN=tok-9 flowrun run find-cats.arazzo.yaml --mock find-cats.mock.yaml -v")
+        let run = try await FlowRunProcess.run(
+            ["run", "find-cats.arazzo.yaml", "--mock", "find-cats.mock.yaml", "-v"], in: folder.url,
+            environment: ["SHOP_TOKEN": "tok-9"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("✓ list  GET https://pets.example/v1/pets?species=cat  200"), "\(run.stderr)")
+        #expect(run.stderr.contains("(2 attempts)") && run.stderr.contains("> Authorization: Bearer ***"))
+        #expect(!run.stderr.contains("tok-9") && !run.stdout.contains("tok-9"))
+        let unset = try await FlowRunProcess.run(
+            ["run", "find-cats.arazzo.yaml", "--mock", "find-cats.mock.yaml"], in: folder.url, removing: ["SHOP_TOKEN"])
+        #expect(unset.status == 2)
+        #expect(unset.stderr.contains(
+            "find-cats.arazzo.yaml:5:3: error: environment variable SHOP_TOKEN is not set; set it or give it a "
+                + "'default' under 'x-flowrun-env' (nothing was sent)"), "\(unset.stderr)")
+    }
+
     /// docs/arazzo.md's extensions: flowrun's env, interceptors and policies declared on the document, chosen by a
     /// workflow and overridden by a step; the policy's retry rule and the Arazzo retry action both apply.
     @Test func flowrunExtensionsAddInterceptorsAndPolicies() async throws {

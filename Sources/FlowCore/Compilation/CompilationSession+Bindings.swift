@@ -134,9 +134,11 @@ extension CompilationSession {
             guard environmentByName[name] != nil else {
                 var hint = Suggestion.didYouMean(name, in: environmentByName.keys)
                 if hint.isEmpty {
-                    hint = "; a workflow reads only the variables it declares: add '\(name): {}' under 'env'"
+                    hint = "; a workflow reads only the variables it declares: add '\(name): {}' under "
+                        + "'\(workflow.environmentKey)'"
                 }
-                error(.unknownReference, "environment variable '\(name)' is not declared under 'env'\(hint)",
+                error(.unknownReference,
+                      "environment variable '\(name)' is not declared under '\(workflow.environmentKey)'\(hint)",
                       at: nameLocation)
                 return nil
             }

@@ -23,7 +23,7 @@ struct RunPreflight {
         throw FlowError(
             .validation,
             "\(list); set \(names.count == 1 ? "it" : "them") or give \(names.count == 1 ? "it" : "each") a "
-                + "'default' under 'env' (nothing was sent)",
+                + "'default' under '\(plan.workflow.environmentKey)' (nothing was sent)",
             at: first.name.location)
     }
 

@@ -48,6 +48,10 @@ package struct Workflow: Sendable {
     /// "applicable outputs"), and a `goto` to a later step passes over the steps between.
     package var arazzoWorkflowID: String?
 
+    /// The key that declares the environment variables `$env` reads, for messages: `env`, or `x-flowrun-env` in an
+    /// Arazzo document.
+    package var environmentKey: String { arazzoWorkflowID == nil ? "env" : "x-flowrun-env" }
+
     /// Creates an empty workflow for the file at `path`.
     /// - Parameter path: The path of the file.
     package init(path: String) {
