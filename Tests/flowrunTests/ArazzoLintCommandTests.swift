@@ -28,7 +28,10 @@ struct ArazzoLintCommandTests {
             get:
               operationId: getPetById
               parameters: [{ name: petId, in: path, required: true, schema: { type: integer } }]
-              responses: { "200": { description: The pet. } }
+              responses:
+                "200":
+                  description: The pet.
+                  content: { application/json: { schema: { type: object, properties: { name: { type: string } } } } }
         """
 
     @Test func aValidDocumentLintsClean() async throws {
@@ -110,19 +113,7 @@ struct ArazzoLintCommandTests {
     /// path parameter, from the inputs or from another step's output (typed by the operation's response).
     @Test func expressionBindingsAreTypeChecked() async throws {
         let folder = try TemporaryFolder()
-        try folder.write("petstore.openapi.yaml", """
-            openapi: 3.0.3
-            info: { title: Pet store, version: 1.0.0 }
-            paths:
-              /pets/{petId}:
-                get:
-                  operationId: getPetById
-                  parameters: [{ name: petId, in: path, required: true, schema: { type: integer } }]
-                  responses:
-                    "200":
-                      description: The pet.
-                      content: { application/json: { schema: { type: object, properties: { name: { type: string } } } } }
-            """)
+        try folder.write("petstore.openapi.yaml", Self.openAPI)
         try folder.write("pets.arazzo.yaml", """
             arazzo: 1.0.1
             info: { title: Pets, version: 1.0.0 }

@@ -150,8 +150,7 @@ struct ArazzoRunCommandTests {
             let close = try #require(page.range(of: "\n```\n", range: open..<page.endIndex)?.lowerBound)
             return String(page[open..<close])
         }
-        let folder = try TemporaryFolder()
-        try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))
+        let folder = try Self.withShopDocument()
         try folder.write("find-cats.arazzo.yaml", try block("yaml", after: "as `find-cats.arazzo.yaml`"))
         try folder.write("find-cats.mock.yaml", try block("yaml", after: "as `find-cats.mock.yaml`"))
         let command = try block("console", after: "as `find-cats.mock.yaml`")
@@ -174,8 +173,7 @@ struct ArazzoRunCommandTests {
     /// docs/arazzo.md's extensions: flowrun's env, interceptors and policies declared on the document, chosen by a
     /// workflow and overridden by a step; the policy's retry rule and the Arazzo retry action both apply.
     @Test func flowrunExtensionsAddInterceptorsAndPolicies() async throws {
-        let folder = try TemporaryFolder()
-        try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))
+        let folder = try Self.withShopDocument()
         let document = """
             arazzo: 1.0.1
             info: { title: Extensions, version: "1" }
@@ -250,8 +248,7 @@ struct ArazzoRunCommandTests {
     /// Responses the OpenAPI document does not describe: a warning on the attempt by default, in the step lines
     /// and the JSON report; a failed attempt with --check-responses error; nothing with off.
     @Test func responsesAreCheckedAgainstTheOpenAPIDocument() async throws {
-        let folder = try TemporaryFolder()
-        try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))
+        let folder = try Self.withShopDocument()
         try folder.write("find.arazzo.yaml", """
             arazzo: 1.0.1
             info: { title: Find, version: "1" }
@@ -307,8 +304,7 @@ struct ArazzoRunCommandTests {
     /// `$method`, `$request.query|header|path.<name>`, `$request.body#/…` and `$sourceDescriptions.<name>.url` read
     /// what the step sends, in its outputs and criteria.
     @Test func expressionsReadTheRequestTheStepSends() async throws {
-        let folder = try TemporaryFolder()
-        try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))
+        let folder = try Self.withShopDocument()
         try folder.write("req.arazzo.yaml", """
             arazzo: 1.0.1
             info: { title: Requests, version: "1" }
@@ -360,8 +356,7 @@ struct ArazzoRunCommandTests {
     }
 
     @Test func aStepWhoseCriteriaFailWithNoActionFailsTheRun() async throws {
-        let folder = try TemporaryFolder()
-        try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))
+        let folder = try Self.withShopDocument()
         try folder.write("adopt-pet.arazzo.yaml", try Self.repositoryFile("workflows/adopt-pet.arazzo.yaml"))
         try folder.write("stubs.mock.yaml", """
             flowrun-mock: 1
@@ -403,8 +398,7 @@ struct ArazzoRunCommandTests {
     }
 
     @Test func aWorkflowThatCallsItselfIsALocatedError() async throws {
-        let folder = try TemporaryFolder()
-        try folder.write("adopt-pet.openapi.yaml", try Self.repositoryFile("workflows/adopt-pet.openapi.yaml"))
+        let folder = try Self.withShopDocument()
         let document = try Self.repositoryFile("workflows/adopt-pet.arazzo.yaml")
             .replacingOccurrences(of: "      - stepId: adopt\n        operationId: adoptPet\n",
                                   with: "      - stepId: adopt\n        workflowId: adopt-a-pet\n")
@@ -459,10 +453,17 @@ struct ArazzoRunCommandTests {
             "\(refused.stdout)\(refused.stderr)")
     }
 
-    /// A folder with `two.arazzo.yaml`: the example's workflow and `list-cats`, which lists the cats.
-    static func withTwoWorkflows() throws -> TemporaryFolder {
+    /// A folder with the example's OpenAPI document, `adopt-pet.openapi.yaml`, which a document there names as
+    /// its source `shop`.
+    static func withShopDocument() throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         try folder.write("adopt-pet.openapi.yaml", try repositoryFile("workflows/adopt-pet.openapi.yaml"))
+        return folder
+    }
+
+    /// A folder with `two.arazzo.yaml`: the example's workflow and `list-cats`, which lists the cats.
+    static func withTwoWorkflows() throws -> TemporaryFolder {
+        let folder = try withShopDocument()
         try folder.write("two.arazzo.yaml", try repositoryFile("workflows/adopt-pet.arazzo.yaml") + """
               - workflowId: list-cats
                 steps:
