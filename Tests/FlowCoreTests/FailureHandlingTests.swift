@@ -54,6 +54,36 @@ struct FailureHandlingTests {
         #expect(broken.steps.first?.outputs == ["raw": #"{"code":"#, "status": 200])
     }
 
+    @Test func urlReadsTheURLOfTheRequestTheStepSent() async throws {
+        let workflow = apiServerByDefault + """
+            inputs: { type: object, properties: { q: { type: string } } }
+            steps:
+              - id: search
+                request: { method: GET, path: /search, query: { q: $inputs.q, page: 2 } }
+                outputs: { url: $url, text: "sent to {$url}" }
+                on-error:
+                  - fallback: { url: $url, text: failed }
+            outputs: { url: $steps.search.outputs.url, text: $steps.search.outputs.text }
+            """
+        let report = try await run(workflow, on: ScriptedDispatcher { _, _ in json(200, "{}") }, inputs: ["q": "a b"])
+        let sent = "https://api.test/search?q=a%20b&page=2"
+        #expect(report.outputs == ["url": .string(sent), "text": .string("sent to " + sent)])
+        // A fallback reads the URL of the request that failed.
+        let failed = try await run(workflow, on: ScriptedDispatcher { _, _ in json(503, "{}") }, inputs: ["q": "x"])
+        #expect(failed.outputs == ["url": "https://api.test/search?q=x&page=2", "text": "failed"])
+    }
+
+    @Test func urlIsAnErrorWhereNoRequestWasSent() {
+        let errors = diagnostics(apiServerByDefault + """
+            steps:
+              - id: a
+                request: { method: GET, path: /a, headers: { X-From: $url } }
+            """).filter { $0.severity == .error }
+        #expect(errors.map(\.code) == [.invalidExpression])
+        #expect(errors.first?.message.contains("$response, $statusCode and $url belong in") == true)
+        #expect(errors.first?.location?.line == 6)
+    }
+
     @Test func gotoRerunsTheTargetAtMostMaxVisitsTimes() async throws {
         let workflow = apiServerByDefault + """
             steps:

@@ -33,6 +33,7 @@ struct RuntimeExpressionTests {
         ("$response.header.x-request-id", .responseHeader("x-request-id"), nil),
         ("$response.header.X.Odd!Token~|'`^*+%&$", .responseHeader("X.Odd!Token~|'`^*+%&$"), nil),
         ("$statusCode", .statusCode, nil),
+        ("$url", .url, nil),
     ] as [(String, Source, [String]?)])
     func parsesEveryValidForm(text: String, source: Source, pointer: [String]?) throws {
         let expression = try ExpressionParser.parseExpression(text)
@@ -63,8 +64,8 @@ struct RuntimeExpressionTests {
         #expect(expression.spans == RuntimeExpression.Spans(name: 17, step: 7, pointer: 23))
     }
 
-    static let sources = "$inputs, $vars, $env, $steps, $item, $response.body, $response.header or $statusCode"
-    static let supported = "$inputs, $vars, $env, $steps, $item, $response.body, $response.header and $statusCode"
+    static let sources = "$inputs, $vars, $env, $steps, $item, $response.body, $response.header, $statusCode or $url"
+    static let supported = "$inputs, $vars, $env, $steps, $item, $response.body, $response.header, $statusCode and $url"
     static let needsPointerHint = "only $inputs, $vars, step outputs and $response.body take one"
 
     @Test(arguments: [
@@ -85,7 +86,8 @@ struct RuntimeExpressionTests {
         ("$statuscode", "unknown expression source '$statuscode'; expected \(sources); did you mean '$statusCode'?", 0),
         ("$foo.bar", "unknown expression source '$foo'; expected \(sources)", 0),
         ("$x", "unknown expression source '$x'; expected \(sources)", 0),
-        ("$url", "unsupported expression source '$url'; flowrun supports \(supported)", 0),
+        ("$urls", "unknown expression source '$urls'; expected \(sources); did you mean '$url'?", 0),
+        ("$method", "unsupported expression source '$method'; flowrun supports \(supported)", 0),
         ("$request.body", "unsupported expression source '$request'; flowrun supports \(supported)", 0),
         ("$outputs.x", "unsupported expression source '$outputs'; flowrun supports \(supported)", 0),
         ("$inputs", "expected '.<name>' after '$inputs'", 7),
@@ -167,6 +169,7 @@ struct RuntimeExpressionTests {
         ("$response.bodyx", "unknown response part 'bodyx'; expected '$response.body' or '$response.header.<name>'; did you mean 'body'?", 10),
         ("$statusCode#/x", "a JSON pointer cannot follow '$statusCode'; \(needsPointerHint)", 11),
         ("$statusCode.x", "unexpected character '.' after '$statusCode'", 11),
+        ("$url#/host", "a JSON pointer cannot follow '$url'; \(needsPointerHint)", 4),
         ("$response.body#data", "invalid JSON pointer: a pointer must be empty or start with '/'", 15),
         ("$inputs.a#a/b", "invalid JSON pointer: a pointer must be empty or start with '/'", 10),
         ("$response.body#/a~2", "invalid JSON pointer: '~' must be followed by 0 or 1", 17),

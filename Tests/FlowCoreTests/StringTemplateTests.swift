@@ -83,7 +83,7 @@ struct StringTemplateTests {
         #expect(template.segments == (literal.isEmpty ? [] : [.literal(literal)]))
     }
 
-    static let sources = "$inputs, $vars, $env, $steps, $item, $response.body, $response.header or $statusCode"
+    static let sources = "$inputs, $vars, $env, $steps, $item, $response.body, $response.header, $statusCode or $url"
 
     @Test(arguments: [
         ("{$inputs.a", "unclosed '{$' (missing '}')", 0),

@@ -198,7 +198,7 @@ struct ValueTemplateTests {
         let (template, diagnostics) = Self.compile(node)
         #expect(diagnostics.map(\.location) == [Self.at(2, 6), Self.at(4, 8)])
         #expect(diagnostics.map(\.message) == [
-            "unknown expression source '$input'; expected $inputs, $vars, $env, $steps, $item, $response.body, $response.header or $statusCode; did you mean '$inputs'?",
+            "unknown expression source '$input'; expected $inputs, $vars, $env, $steps, $item, $response.body, $response.header, $statusCode or $url; did you mean '$inputs'?",
             "unclosed '{$' (missing '}')",
         ])
         // The valid expression still compiles; the malformed strings become their text.

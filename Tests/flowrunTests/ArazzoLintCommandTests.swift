@@ -54,6 +54,22 @@ struct ArazzoLintCommandTests {
             "\(path):13:22: error: unknown step 'gte' in workflow 'find-pet'; did you mean 'get'?"))
     }
 
+    /// A criterion that reads what the step never sends could never hold: lint says so, where `run` would.
+    @Test func aCriterionFlowrunCannotEvaluateIsALintError() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("petstore.openapi.yaml", Self.openAPI)
+        let path = try folder.write(
+            "pets.arazzo.yaml",
+            Self.document.replacingOccurrences(
+                of: "successCriteria: [{ condition: $statusCode == 200 }]",
+                with: "successCriteria: [{ condition: $statusCode == 200 }, { condition: $request.query.limit == '3' }]"))
+        let outcome = try await FlowRunProcess.run(["lint", path])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.hasPrefix(
+            "\(path):11:62: error: flowrun cannot read '$request.query.limit' when it runs a step; a criterion can "
+                + "read $statusCode, $url, $method, $request and $response parts the step has"), "\(outcome.stdout)")
+    }
+
     /// docs/arazzo.md's walk-through, as a reader follows it: its document gives exactly the output it shows.
     @Test func theDocumentedWalkThroughPrintsWhatItShows() async throws {
         let page = try String(

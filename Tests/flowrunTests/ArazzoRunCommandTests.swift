@@ -301,8 +301,8 @@ struct ArazzoRunCommandTests {
         #expect(quiet.status == 0 && !quiet.stderr.contains("warning"), "\(quiet.stderr)")
     }
 
-    /// `$method`, `$request.query|header|path.<name>`, `$request.body#/…` and `$sourceDescriptions.<name>.url` read
-    /// what the step sends, in its outputs and criteria.
+    /// `$url`, `$method`, `$request.query|header|path.<name>`, `$request.body#/…` and `$sourceDescriptions.<name>.url`
+    /// read what the step sends, in its outputs and criteria.
     @Test func expressionsReadTheRequestTheStepSends() async throws {
         let folder = try Self.withShopDocument()
         try folder.write("req.arazzo.yaml", """
@@ -317,7 +317,9 @@ struct ArazzoRunCommandTests {
                     parameters: [{ name: species, in: query, value: cat }, { name: X-Trace, in: header, value: t-1 }]
                     successCriteria:
                       - condition: $method == 'GET' && $request.query.species == 'cat'
+                      - { context: $url, type: regex, condition: '/v1/pets[?]species=cat$' }
                     outputs:
+                      url: $url
                       method: $method
                       species: $request.query.species
                       trace: $request.header.x-trace
@@ -332,6 +334,7 @@ struct ArazzoRunCommandTests {
                     outputs:
                       sentPet: $request.body#/petId
                 outputs:
+                  url: $steps.find.outputs.url
                   method: $steps.find.outputs.method
                   species: $steps.find.outputs.species
                   trace: $steps.find.outputs.trace
@@ -351,7 +354,8 @@ struct ArazzoRunCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(report?["outputs"] as? [String: String] == [
-            "method": "GET", "species": "cat", "trace": "t-1", "source": "./adopt-pet.openapi.yaml", "sentPet": "p-3",
+            "url": "https://pets.example/v1/pets?species=cat", "method": "GET", "species": "cat", "trace": "t-1",
+            "source": "./adopt-pet.openapi.yaml", "sentPet": "p-3",
         ])
     }
 

@@ -32,7 +32,7 @@ package struct ArazzoCriterion: Sendable {
     /// The condition as written.
     package let condition: String
     /// The runtime expressions the criterion reads (its `context`, the operands of a simple condition), by their
-    /// text, parsed once as flowrun reads them; one flowrun cannot read (`$url`) is missing. What a run evaluates.
+    /// text, parsed once as flowrun reads them; one flowrun cannot read (`$components…`) is missing. What a run evaluates.
     package let readable: [String: RuntimeExpression]
     /// The texts of the runtime expressions the criterion reads, in order.
     package var expressionTexts: [String] { Self.expressionTexts(of: kind, context: context) }

@@ -163,14 +163,14 @@ extension ArazzoLowering {
         return lowered
     }
 
-    /// Reports each runtime expression of `criteria` that flowrun cannot read at run time (`$url`, `$method`,
-    /// `$request…`, `$workflows…`, …): such a criterion would never hold.
+    /// Reports each runtime expression of `criteria` that flowrun cannot read at run time (`$components…`, a
+    /// `$request…` the step does not send, …): such a criterion would never hold.
     mutating func checkReadable(_ criteria: [Located<ArazzoCriterion>]) {
         for criterion in criteria {
             for text in criterion.value.expressionTexts where criterion.value.readable[text] == nil {
                 error(.unsupported,
-                      "flowrun cannot read '\(text)' when it runs a step yet; a criterion can read $statusCode, "
-                          + "$response.body, $response.header.<name>, $inputs and $steps",
+                      "flowrun cannot read '\(text)' when it runs a step; a criterion can read $statusCode, $url, "
+                          + "$method, $request and $response parts the step has, $inputs, $steps and $workflows",
                       at: criterion.location)
             }
         }

@@ -234,6 +234,12 @@ extension CompilationSession {
                 return nil
             }
             return JSONSchema(location: location, types: [.integer])
+        case .url:
+            guard context.hasResponse else {
+                reportNoResponse(expression, in: context, at: location)
+                return nil
+            }
+            return JSONSchema(location: location, types: [.string])
         }
         return follow(expression, from: base, at: location)
     }
@@ -242,7 +248,7 @@ extension CompilationSession {
         _ expression: RuntimeExpression, in context: BindingContext, at location: SourceLocation
     ) {
         error(.invalidExpression,
-              "'\(expression)' cannot be used in \(context.label): there is no response there; $response and $statusCode belong in a step's outputs and set, and in the request of an on-demand step that only catch and on-error 'run' rules run",
+              "'\(expression)' cannot be used in \(context.label): there is no response there; $response, $statusCode and $url belong in a step's outputs and set, and in the request of an on-demand step that only catch and on-error 'run' rules run",
               at: location)
     }
 

@@ -99,7 +99,7 @@ extension CompilationSession {
         request.templates.contains { template in
             template.expressions.contains { expression, _ in
                 switch expression.source {
-                case .responseBody, .responseHeader, .statusCode: true
+                case .responseBody, .responseHeader, .statusCode, .url: true
                 default: false
                 }
             }

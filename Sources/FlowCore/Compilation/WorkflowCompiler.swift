@@ -137,9 +137,11 @@ public struct WorkflowCompiler: Sendable {
         var result = Result(plan: nil, diagnostics: checked.diagnostics, kind: .arazzo)
         // Without an OpenAPI reader no step can be lowered; with errors, lowering would only repeat them.
         guard operationSourceLoader != nil, !result.hasErrors else { return result }
-        // Linting, every workflow is lowered and compiled too, for flowrun's binding type checks (an object bound
-        // into a path parameter); what else compiling finds is `run`'s to report (see ``compilesArazzo``).
-        let keeps: (Diagnostic) -> Bool = compilesArazzo ? { _ in true } : { $0.code == .bindingTypeMismatch }
+        // Linting, every workflow is lowered and compiled too: for what lowering finds in the document (a criterion
+        // flowrun cannot evaluate, a replacement target not in its payload) and flowrun's binding type checks (an
+        // object bound into a path parameter). What else compiling finds is about running here (a server to name,
+        // a source to copy) and `run`'s to report (see ``compilesArazzo``).
+        let keepsCompiled: (Diagnostic) -> Bool = compilesArazzo ? { _ in true } : { $0.code == .bindingTypeMismatch }
         var lowering = ArazzoLowering(checked, serverURLs: arazzoServerURLs)
         var chosen: ArazzoWorkflow?
         if arazzoWorkflowID != nil || checked.document.workflows.count == 1 {
@@ -157,10 +159,15 @@ public struct WorkflowCompiler: Sendable {
         for arazzo in checked.document.workflows where chosen == nil || arazzo.id.value == chosen?.id.value {
             let before = lowering.diagnostics.count
             let workflow = lowering.lower(arazzo)
+            let lowered = Array(lowering.diagnostics[before...])
             let compiled = loader.compiling(path, arazzoWorkflowID: arazzo.id.value) {
-                check(workflow, decodingDiagnostics: Array(lowering.diagnostics[before...]), loader: loader)
+                check(workflow, decodingDiagnostics: lowered, loader: loader)
             }
-            for diagnostic in compiled.diagnostics where keeps(diagnostic) && seen.insert(identity(diagnostic)).inserted {
+            let aboutTheDocument = Set(lowered.filter { $0.code != .unreadableFile }.map(identity))
+            for diagnostic in compiled.diagnostics
+            where (keepsCompiled(diagnostic) || aboutTheDocument.contains(identity(diagnostic)))
+                && seen.insert(identity(diagnostic)).inserted
+            {
                 result.diagnostics.append(diagnostic)
             }
             if chosen != nil, compilesArazzo { result.plan = compiled.plan }

@@ -12,16 +12,20 @@ final class DecodedResponse: Sendable, Codable {
     /// How the body was read, for messages; `nil` for a registered parser's value. Not recorded in a run's
     /// events: nothing the run decides reads it.
     let reading: BodyReading?
+    /// The URL of the request this response answers, as the step built it: what `$url` reads. `nil` for a
+    /// response no request of a step led to.
+    let url: String?
 
-    init(status: Int, headers: HeaderFields, body: JSONValue, reading: BodyReading? = nil) {
+    init(status: Int, headers: HeaderFields, body: JSONValue, reading: BodyReading? = nil, url: String? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
         self.reading = reading
+        self.url = url
     }
 
     private enum CodingKeys: String, CodingKey {
-        case status, headers, body
+        case status, headers, body, url
     }
 
     init(from decoder: any Decoder) throws {
@@ -29,6 +33,7 @@ final class DecodedResponse: Sendable, Codable {
         status = try container.decode(Int.self, forKey: .status)
         headers = try container.decode(HeaderFields.self, forKey: .headers)
         body = try container.decode(JSONValue.self, forKey: .body)
+        url = try container.decodeIfPresent(String.self, forKey: .url)
         reading = nil
     }
 
@@ -37,5 +42,6 @@ final class DecodedResponse: Sendable, Codable {
         try container.encode(status, forKey: .status)
         try container.encode(headers, forKey: .headers)
         try container.encode(body, forKey: .body)
+        try container.encodeIfPresent(url, forKey: .url)
     }
 }

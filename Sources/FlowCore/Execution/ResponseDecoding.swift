@@ -12,13 +12,13 @@ struct ResponseDecoding: Sendable {
         var error: FlowError?
     }
 
-    /// Reads `response`, whose step's `parse:` is `parsing`.
-    func decode(_ response: StepResponse, parsing: ResponseParsing?) -> Outcome {
+    /// Reads `response`, whose step's `parse:` is `parsing`, to the request sent to `url`.
+    func decode(_ response: StepResponse, parsing: ResponseParsing?, url: String? = nil) -> Outcome {
         let contentType = response.headers["Content-Type"]
         // Text for messages only: made when one is written, not for every response.
         var received: String { BodyReading.received(contentType) }
         func decoded(_ body: JSONValue, _ reading: BodyReading?) -> DecodedResponse {
-            DecodedResponse(status: response.status, headers: response.headers, body: body, reading: reading)
+            DecodedResponse(status: response.status, headers: response.headers, body: body, reading: reading, url: url)
         }
         func failed(_ message: String) -> Outcome {
             // What arrived is still bound, as text, so a `catch` rule can read it.

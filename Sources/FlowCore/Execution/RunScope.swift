@@ -95,6 +95,9 @@ struct RunScope: Sendable {
         case .statusCode:
             guard let response else { throw FlowError(.binding, "'\(expression)' has no response to read") }
             return .int(response.status)
+        case .url:
+            guard let url = response?.url else { throw FlowError(.binding, "'\(expression)' has no request to read") }
+            return .string(url)
         }
         guard let pointer = expression.pointer, !pointer.tokens.isEmpty else { return base }
         guard let value = pointer.resolve(in: base) else {

@@ -338,7 +338,7 @@ struct StepRunner: Sendable {
                 throw failed.error
             }
             outcome.response = response
-            let read = decoding.decode(response, parsing: planned.step.parse?.value)
+            let read = decoding.decode(response, parsing: planned.step.parse?.value, url: request.url)
             outcome.decoded = read.response
             try check(read.response, decodeError: read.error, raw: response, of: planned, warnings: &outcome.warnings)
             try checkCriteria(read.response, raw: response, of: planned, scope: scope)

@@ -253,6 +253,9 @@ extension ExpressionParser {
             case "statusCode":
                 return try finish(.statusCode, at: index, end: end, takesPointer: false, embedded: embedded)
 
+            case "url":
+                return try finish(.url, at: index, end: end, takesPointer: false, embedded: embedded)
+
             case "item":
                 return try finish(.item, at: index, end: end, takesPointer: true, embedded: embedded)
 
@@ -372,16 +375,16 @@ extension ExpressionParser {
 
         /// Arazzo sources that flowrun deliberately does not provide.
         private static let unsupportedArazzoSources: Set<String> = [
-            "url", "method", "request", "outputs", "workflows", "components", "sourceDescriptions", "message",
+            "method", "request", "outputs", "workflows", "components", "sourceDescriptions", "message",
         ]
 
         static func unknownSourceMessage(_ word: String) -> String {
             if unsupportedArazzoSources.contains(word) {
-                return "unsupported expression source '$\(word)'; flowrun supports \(supportedSources) and $statusCode"
+                return "unsupported expression source '$\(word)'; flowrun supports \(supportedSources), $statusCode and $url"
             }
-            var message = "unknown expression source '$\(word)'; expected \(supportedSources) or $statusCode"
+            var message = "unknown expression source '$\(word)'; expected \(supportedSources), $statusCode or $url"
             if let guess = suggestion(
-                for: word, among: ["inputs", "vars", "env", "steps", "item", "response", "statusCode"])
+                for: word, among: ["inputs", "vars", "env", "steps", "item", "response", "statusCode", "url"])
             {
                 message += "; did you mean '$\(guess)'?"
             }

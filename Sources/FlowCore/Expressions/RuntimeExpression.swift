@@ -13,10 +13,11 @@
 /// | `$response.body`                       | ``Source/responseBody``                     |
 /// | `$response.header.Retry-After`         | ``Source/responseHeader(_:)``               |
 /// | `$statusCode`                          | ``Source/statusCode``                       |
+/// | `$url`                                 | ``Source/url``                              |
 ///
 /// Inputs, variables, step outputs and the response body may be followed by `#` and an
-/// RFC 6901 ``JSONPointer``: `$response.body#/data/0/id`. Environment variables, headers and the
-/// status code are scalars and take no pointer.
+/// RFC 6901 ``JSONPointer``: `$response.body#/data/0/id`. Environment variables, headers, the
+/// status code and the URL are scalars and take no pointer.
 ///
 /// Parse text with ``init(parsing:)`` or ``ExpressionParser/parseExpression(_:)``; embed
 /// expressions in strings with ``StringTemplate``. ``description`` is the canonical text, and
@@ -41,6 +42,9 @@ package struct RuntimeExpression: Hashable, Sendable, CustomStringConvertible {
         case responseHeader(String)
         /// The HTTP status code of the current step's response, `$statusCode`.
         case statusCode
+        /// The URL of the request the current step sent, `$url`: as the step built it (its server, path,
+        /// query and the page a paginated step is at), before interceptors added to it.
+        case url
         /// The current item of a `forEach` step, `$item`.
         case item
     }
@@ -126,6 +130,9 @@ package struct RuntimeExpression: Hashable, Sendable, CustomStringConvertible {
         case .statusCode:
             spans = Spans()
             prefixLength = 11  // "$statusCode"
+        case .url:
+            spans = Spans()
+            prefixLength = 4  // "$url"
         case .item:
             spans = Spans()
             prefixLength = 5  // "$item"
@@ -152,6 +159,7 @@ package struct RuntimeExpression: Hashable, Sendable, CustomStringConvertible {
         case .responseBody: text = "$response.body"
         case .responseHeader(let name): text = "$response.header." + name
         case .statusCode: text = "$statusCode"
+        case .url: text = "$url"
         case .item: text = "$item"
         }
         if let pointer {

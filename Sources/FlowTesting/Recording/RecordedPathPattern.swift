@@ -154,6 +154,7 @@ struct RecordedPathPattern {
             case .responseHeader(let header): name = header
             case .responseBody: name = "body"
             case .statusCode: name = "status"
+            case .url: name = "url"
             case .item: name = "item"
             }
         }
