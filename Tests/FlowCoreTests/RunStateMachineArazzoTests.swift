@@ -20,6 +20,7 @@ struct RunStateMachineArazzoTests {
               - { id: b, after: [a], request: { method: GET, path: "https://api.test/b" } }
               - { id: c, after: [b], request: { method: GET, path: "https://api.test/c" } }
               - { id: d, after: [c], request: { method: GET, path: "https://api.test/d" } }
+              - { id: other, on-demand: true, request: { method: GET, path: "https://api.test/other" } }
             outputs: { fromC: $steps.c.outputs.x, fromD: $steps.d.outputs.y }
             """, path: "t.yaml"), path: "t.yaml")
         #expect(decoder.diagnostics.filter { $0.severity == .error }.isEmpty)
@@ -83,6 +84,77 @@ struct RunStateMachineArazzoTests {
             == ["record c succeeded", "cancel running"])
         // `fromD` reads a step that never ran: an Arazzo workflow leaves it out rather than failing.
         #expect(base.words(run.drained()) == ["record d skipped", #"finish early: {"fromC":1}"#])
+    }
+
+    /// A `retry` failure action with a `stepId`: the step runs, then the failed step again, reading what the
+    /// step produced now; at most `retryLimit` times, after which the next action is tried.
+    @Test func aRetryThatRunsAStepFirstRunsItThenTheFailedStepUpToItsLimit() throws {
+        var retry = CatchRule(
+            step: nil, when: ErrorMatcher(), action: .run(Located("c", at: at), then: .retry), location: at)
+        retry.retryLimit = 2
+        retry.retryAfter = .milliseconds(500)
+        let end = CatchRule(step: nil, when: ErrorMatcher(), action: .fail, location: SourceLocation(path: "t.yaml", line: 2, column: 1))
+        var run = try machine(onError: ["d": [retry, end]])
+        _ = run.start()
+        _ = run.stepFinished(base.succeeded("a"), runCancelled: false)
+        _ = run.stepFinished(base.succeeded("b"), runCancelled: false)
+        _ = run.stepFinished(base.succeeded("c", ["x": 1]), runCancelled: false)
+        #expect(base.words(run.stepFinished(base.failed("d", status: 409), runCancelled: false))
+            == ["caught d by run (http)", "record d recovered", "run handler c after 500ms, then retry"])
+        #expect(base.words(run.handlerFinished(base.succeeded("c", ["x": 2])))
+            == ["record c succeeded", "start d after a,b,c"])
+        #expect(run.completedOutputs["c"] == ["x": 2])
+        _ = run.stepFinished(base.failed("d", status: 409), runCancelled: false)
+        #expect(base.words(run.handlerFinished(base.succeeded("c", ["x": 3]))) == ["record c succeeded", "start d after a,b,c"])
+        // The limit is used up: the `end` action after it fails the run.
+        #expect(base.words(run.stepFinished(base.failed("d", status: 409), runCancelled: false))
+            == ["record d failed", "cancel running"])
+        #expect(base.words(run.drained()) == ["finish: http: status 409"])
+    }
+
+    @Test func aRetrysLimitCountsFromTheStepsLastSuccess() throws {
+        var retry = CatchRule(
+            step: nil, when: ErrorMatcher(), action: .run(Located("a", at: at), then: .retry), location: at)
+        retry.retryLimit = 1
+        var run = try machine(onSuccess: ["c": [rule(.goto(Located("b", at: at)))]], onError: ["b": [retry]])
+        _ = run.start()
+        _ = run.stepFinished(base.succeeded("a"), runCancelled: false)
+        _ = run.stepFinished(base.failed("b"), runCancelled: false)
+        _ = run.handlerFinished(base.succeeded("a"))
+        _ = run.stepFinished(base.succeeded("b"), runCancelled: false)
+        #expect(base.words(run.stepFinished(chose(base.succeeded("c", ["x": 1]), 0), runCancelled: false))
+            == ["record c succeeded", "start b after a"])
+        // b succeeded since its retry: the rule may retry it once more.
+        #expect(base.words(run.stepFinished(base.failed("b"), runCancelled: false))
+            == ["caught b by run (http)", "record b recovered", "run handler a after 0s, then retry"])
+    }
+
+    /// A `goto` to a workflow, on success or failure: the step that calls it runs, then the run ends, succeeded.
+    @Test func aGotoToAWorkflowRunsItsStepThenEndsTheRun() throws {
+        var run = try machine(onSuccess: ["c": [rule(.run(Located("other", at: at)))]])
+        _ = run.start()
+        _ = run.stepFinished(base.succeeded("a"), runCancelled: false)
+        _ = run.stepFinished(base.succeeded("b"), runCancelled: false)
+        #expect(base.words(run.stepFinished(chose(base.succeeded("c", ["x": 1]), 0), runCancelled: false))
+            == ["record c succeeded", "run handler other"])
+        #expect(base.words(run.handlerFinished(base.succeeded("other"))) == ["record other succeeded", "cancel running"])
+        #expect(base.words(run.drained()) == ["record d skipped", #"finish early: {"fromC":1}"#])
+
+        let onFailure = CatchRule(
+            step: nil, when: ErrorMatcher(), action: .run(Located("other", at: at), then: .end), location: at)
+        var failing = try machine(onError: ["a": [onFailure]])
+        _ = failing.start()
+        #expect(base.words(failing.stepFinished(base.failed("a"), runCancelled: false))
+            == ["caught a by run (http)", "record a recovered", "run handler other"])
+        _ = failing.handlerFinished(base.succeeded("other"))
+        #expect(base.words(failing.drained())
+            == ["record b skipped", "record c skipped", "record d skipped", "finish early: {}"])
+        // The workflow failing fails the run.
+        var failed = try machine(onError: ["a": [onFailure]])
+        _ = failed.start()
+        _ = failed.stepFinished(base.failed("a"), runCancelled: false)
+        #expect(base.words(failed.handlerFinished(base.failed("other", status: 503))) == ["record other failed", "cancel running"])
+        #expect(base.words(failed.drained()).last == "finish: http: status 503")
     }
 
     @Test func anEndFailureActionFailsTheRunWithoutTryingLaterRules() throws {

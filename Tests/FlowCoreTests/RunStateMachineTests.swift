@@ -53,7 +53,8 @@ struct RunStateMachineTests {
             case .startSwitchCase(let planned, let choice, _): "start \(planned.id) as \(choice.step) (\(choice.key))"
             case .record(let report): "record \(report.id) \(report.status.rawValue)"
             case .caught(let id, let action, let code): "caught \(id) by \(action) (\(code.name))"
-            case .runHandler(let id, _, _): "run handler \(id)"
+            case .runHandler(let id, _, _, let retryDelay):
+                "run handler \(id)" + (retryDelay.map { " after \($0.workflowText), then retry" } ?? "")
             case .cancelRunningSteps: "cancel running"
             case .runCompensation(let id, _): "compensate \(id)"
             case .finish(let outcome):
@@ -209,7 +210,7 @@ struct RunStateMachineTests {
         _ = run.start()
         let actions = run.stepFinished(failed("a"), runCancelled: false)
         #expect(words(actions) == ["caught a by run (http)", "record a recovered", "run handler notify"])
-        if case .runHandler(_, _, let response) = actions.last {
+        if case .runHandler(_, _, let response, nil) = actions.last {
             #expect(response?.status == 500)  // The handler reads the failed response.
         }
         #expect(words(run.handlerFinished(succeeded("notify"))) == ["record notify succeeded", "start b after a"])

@@ -271,6 +271,23 @@ struct WorkflowCompilerTests {
         #expect(errors.first?.message.contains("did you mean 'items'?") == true)
     }
 
+    /// `retry` and `end` after a handler are Arazzo's actions, not words a workflow file may write.
+    @Test func aRunRuleThenIsFailOrContinue() {
+        for word in ["retry", "end", "stop"] {
+            let error = onlyError(header + """
+                steps:
+                  - id: list
+                    request: { method: GET, path: /list }
+                  - id: report
+                    on-demand: true
+                    request: { method: POST, path: /report }
+                catch:
+                  - { when: { step: list }, run: report, then: \(word) }
+                """)
+            #expect(error?.message == "'then' is 'fail' or 'continue', found '\(word)'")
+        }
+    }
+
     @Test func relativePathsNeedAServer() {
         let error = onlyError("""
             flowrun: 1

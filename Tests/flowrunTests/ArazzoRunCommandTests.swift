@@ -359,6 +359,103 @@ struct ArazzoRunCommandTests {
         ])
     }
 
+    /// A `retry` that runs another step first (`stepId`), and a `goto` to another workflow (`workflowId`) once the
+    /// retries are used up.
+    @Test func failureActionsRunAStepOrAWorkflowFirst() async throws {
+        let folder = try Self.withShopDocument()
+        try folder.write("relist.arazzo.yaml", """
+            arazzo: 1.0.1
+            info: { title: Hold a cat, version: "1" }
+            sourceDescriptions: [{ name: shop, url: ./adopt-pet.openapi.yaml, type: openapi }]
+            workflows:
+              - workflowId: hold-a-cat
+                inputs: { type: object, properties: { species: { type: string } } }
+                steps:
+                  - stepId: find
+                    operationId: findPets
+                    parameters: [{ name: species, in: query, value: $inputs.species }]
+                    outputs: { petId: $response.body#/0/id }
+                  - stepId: hold
+                    operationId: holdPet
+                    parameters: [{ name: petId, in: path, value: $steps.find.outputs.petId }]
+                    successCriteria: [{ condition: $statusCode == 201 }]
+                    onFailure:
+                      - { name: listAgain, type: retry, stepId: find, retryLimit: 2, retryAfter: 0.1, criteria: [{ condition: $statusCode == 409 }] }
+                      - { name: giveUp, type: goto, workflowId: list-others, criteria: [{ condition: $statusCode == 409 }] }
+                    outputs: { holdId: $response.body#/id }
+                outputs: { holdId: $steps.hold.outputs.holdId, petId: $steps.find.outputs.petId }
+              - workflowId: list-others
+                inputs: { type: object, properties: { species: { type: string } } }
+                steps:
+                  - stepId: list
+                    operationId: findPets
+                    parameters: [{ name: species, in: query, value: $inputs.species }, { name: status, in: query, value: held }]
+                    outputs: { count: $response.body#/0/id }
+            """)
+        // The second cat listed is free: one retry, which lists the cats again first.
+        try folder.write("free.mock.yaml", """
+            flowrun-mock: 1
+            stubs:
+              - match: { method: GET, path: /v1/pets, query: { species: cat } }
+                respond: [{ body: [{ id: p-1, name: Tom, price: 1 }] }, { body: [{ id: p-2, name: Kit, price: 2 }] }]
+              - match: { method: POST, path: /v1/pets/p-1/hold }
+                respond: { status: 409, body: { message: taken } }
+              - match: { method: POST, path: /v1/pets/p-2/hold }
+                respond: { status: 201, body: { id: hold-2 } }
+            """)
+        let free = try await FlowRunProcess.run(
+            ["run", "relist.arazzo.yaml", "--workflow", "hold-a-cat", "--mock", "free.mock.yaml", "--input", "species=cat",
+             "--format", "json"], in: folder.url)
+        #expect(free.status == 0, "\(free.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(free.stdout.utf8)) as? [String: Any]
+        #expect(report?["outputs"] as? [String: String] == ["holdId": "hold-2", "petId": "p-2"])
+        let steps = (report?["steps"] as? [[String: Any]])?.map { "\($0["id"]!) \($0["status"]!)" }
+        #expect(steps == ["find succeeded", "hold recovered", "find succeeded", "hold succeeded"], "\(free.stdout)")
+
+        // Every cat is taken: two retries, then the other workflow runs and the run ends.
+        try folder.write("taken.mock.yaml", """
+            flowrun-mock: 1
+            stubs:
+              - match: { method: GET, path: /v1/pets, query: { species: cat, status: held } }
+                respond: { body: [{ id: p-9, name: Max, price: 9 }] }
+              - match: { method: GET, path: /v1/pets, query: { species: cat } }
+                respond: { body: [{ id: p-1, name: Tom, price: 1 }] }
+              - match: { method: POST, path: /v1/pets/p-1/hold }
+                respond: { status: 409, body: { message: taken } }
+            """)
+        let taken = try await FlowRunProcess.run(
+            ["run", "relist.arazzo.yaml", "--workflow", "hold-a-cat", "--mock", "taken.mock.yaml", "--input", "species=cat"],
+            in: folder.url)
+        #expect(taken.status == 0, "\(taken.stderr)")
+        #expect(taken.stderr.components(separatedBy: "↺ hold  POST https://pets.example/v1/pets/p-1/hold  409").count - 1 == 3,
+                "\(taken.stderr)")
+        #expect(taken.stderr.contains("✓ workflow-list-others  workflow list-others (1 step)"), "\(taken.stderr)")
+        #expect(taken.stdout.contains("\"petId\"") && !taken.stdout.contains("holdId"), "\(taken.stdout)")
+    }
+
+    /// A success action's `goto` to another workflow runs it, then ends the run.
+    @Test func aSuccessActionGoesToAnotherWorkflow() async throws {
+        let folder = try Self.withTwoWorkflows()
+        let document = try String(contentsOf: folder.url.appendingPathComponent("two.arazzo.yaml"), encoding: .utf8).replacingOccurrences(
+            of: "            type: goto\n            stepId: find\n", with: "            type: goto\n            workflowId: list-cats\n")
+        #expect(document.contains("workflowId: list-cats\n            criteria"))
+        try folder.write("two.arazzo.yaml", document)
+        try folder.write("none.mock.yaml", """
+            flowrun-mock: 1
+            stubs:
+              - match: { method: GET, path: /v1/pets, query: { species: dog } }
+                respond: { body: [] }
+              - match: { method: GET, path: /v1/pets, query: { species: cat } }
+                respond: { body: [{ id: p-1, name: Tom, price: 10 }] }
+            """)
+        let run = try await FlowRunProcess.run(
+            ["run", "two.arazzo.yaml", "--workflow", "adopt-a-pet", "--mock", "none.mock.yaml", "--input", "species=dog",
+             "--input", "adopter=bo"], in: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("✓ workflow-list-cats  workflow list-cats (1 step)"), "\(run.stderr)")
+        #expect(run.stderr.contains("- hold  skipped") && run.stderr.contains("- adopt  skipped"), "\(run.stderr)")
+    }
+
     @Test func aStepWhoseCriteriaFailWithNoActionFailsTheRun() async throws {
         let folder = try Self.withShopDocument()
         try folder.write("adopt-pet.arazzo.yaml", try Self.repositoryFile("workflows/adopt-pet.arazzo.yaml"))

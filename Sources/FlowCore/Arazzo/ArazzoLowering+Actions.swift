@@ -32,8 +32,14 @@ extension ArazzoLowering {
             case .end:
                 kind = .end
             case .goto:
-                guard let target = target(of: action) else { return nil }
-                kind = .goto(target)
+                if let workflowID = action.workflowID {
+                    guard let transfer = transfer(to: workflowID) else { return nil }
+                    kind = .run(transfer)
+                } else if let stepID = action.stepID {
+                    kind = .goto(stepID)
+                } else {
+                    return nil  // The decoder reports a goto that goes nowhere.
+                }
             case .retry:
                 return nil  // The decoder refuses a retry among success actions.
             }
@@ -44,7 +50,8 @@ extension ArazzoLowering {
     }
 
     /// The failure actions: the `retry` ones become retry rules of a policy of the step's own, the others its
-    /// `on-error` rules, in order.
+    /// `on-error` rules, in order. A `retry` that runs a step or workflow first is an `on-error` rule that runs it,
+    /// then the step again; a `goto` to a workflow one that runs it, then ends the run.
     mutating func failureRules(
         merging own: [ArazzoAction], over inherited: [ArazzoAction], into step: inout Step, workflow: inout Workflow
     ) {
@@ -55,10 +62,17 @@ extension ArazzoLowering {
             switch action.kind.value {
             case .retry:
                 if action.workflowID != nil || action.stepID != nil {
-                    error(.unsupported,
-                          "retry action '\(action.name.value)' runs another step or workflow before it retries, "
-                              + "which this flowrun cannot do yet",
-                          at: action.location)
+                    let first: Located<String>
+                    if let workflowID = action.workflowID {
+                        guard let transfer = transfer(to: workflowID) else { continue }
+                        first = transfer
+                    } else {
+                        first = action.stepID!
+                    }
+                    var rule = CatchRule(step: nil, when: when, action: .run(first, then: .retry), location: action.location)
+                    rule.retryLimit = action.retryLimit?.value ?? 1
+                    rule.retryAfter = .saturating(seconds: action.retryAfter?.value ?? 0)
+                    step.onError.append(rule)
                     continue
                 }
                 var rule = RetryRule(location: action.location)
@@ -68,7 +82,13 @@ extension ArazzoLowering {
                 rule.backoff = .constant
                 policy.retry.append(rule)
             case .goto:
-                guard let target = target(of: action) else { continue }
+                if let workflowID = action.workflowID {
+                    guard let transfer = transfer(to: workflowID) else { continue }
+                    step.onError.append(
+                        CatchRule(step: nil, when: when, action: .run(transfer, then: .end), location: action.location))
+                    continue
+                }
+                guard let target = action.stepID else { continue }  // The decoder reports a goto that goes nowhere.
                 var rule = CatchRule(step: nil, when: when, action: .goto(target), location: action.location)
                 rule.maxVisits = Self.maxVisits
                 step.onError.append(rule)
@@ -95,14 +115,18 @@ extension ArazzoLowering {
         "criteria", "http", "transport", "timeout", "decode", "validation", "binding", "circuit-open", "interceptor",
     ]
 
-    /// The step a `goto` action continues at; one that goes to a workflow is reported.
-    mutating func target(of action: ArazzoAction) -> Located<String>? {
-        if let stepID = action.stepID { return stepID }
-        error(.unsupported,
-              "action '\(action.name.value)' goes to workflow '\(action.workflowID?.value ?? "")', which this flowrun "
-                  + "cannot do in an Arazzo document yet",
-              at: action.workflowID?.location ?? action.location)
-        return nil
+    /// The on-demand step that runs workflow `workflowID` for an action, added to the workflow being lowered
+    /// (``transfers``); a workflow of another Arazzo document is reported.
+    mutating func transfer(to workflowID: Located<String>) -> Located<String>? {
+        guard document.workflows.contains(where: { $0.id.value == workflowID.value }) else {
+            error(.unsupported,
+                  "an action goes to '\(workflowID.value)', a workflow of another Arazzo document, which flowrun "
+                      + "does not run; it runs the workflows of this document",
+                  at: workflowID.location)
+            return nil
+        }
+        transfers.append(workflowID)
+        return Located(Self.transferStepID(workflowID.value), at: workflowID.location)
     }
 
     // MARK: Parameters

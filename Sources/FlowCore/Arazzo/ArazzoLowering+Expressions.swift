@@ -103,6 +103,9 @@ extension ArazzoLowering {
     /// The id of the step that runs workflow `id` before the steps of a workflow that depends on it.
     static func dependencyStepID(_ id: String) -> String { "dependsOn-" + id }
 
+    /// The id of the on-demand step that runs workflow `id` for a `goto` or `retry` action that names it.
+    static func transferStepID(_ id: String) -> String { "workflow-" + id }
+
     /// For each step that runs a workflow, its outputs by name: the called workflow's output each one reads
     /// (`alias: $outputs.x`).
     static func outputAliases(of workflow: ArazzoWorkflow) -> [String: [String: String]] {

@@ -9,6 +9,8 @@
 /// | `onSuccess` (and the workflow's `successActions`) | ``Step/onSuccess`` rules: `end`, `goto` |
 /// | `onFailure` `retry` (and the workflow's `failureActions`) | retry rules of a policy of the step's own |
 /// | `onFailure` `goto` / `end` | the step's `on-error` rules: `goto`, or ``CatchRule/Action/fail`` |
+/// | `onFailure` `retry` with a `stepId` / `workflowId` | an `on-error` rule that runs the step (or an on-demand step calling the workflow), then the failed step again |
+/// | `goto` a `workflowId` | a success rule or `on-error` rule that runs an on-demand step calling the workflow, then ends the run |
 /// | `requestBody` (`payload`, `replacements`) | a JSON, form or text body |
 /// | step and workflow `outputs`, `inputs` | outputs and inputs |
 ///
@@ -31,6 +33,11 @@ struct ArazzoLowering {
     /// What the step being lowered sends, for `$method` and `$request.…` in its outputs and criteria: `method`,
     /// `query.<name>`, `header.<name>` (lower-case), `path.<name>`, `body`.
     var request: [String: ValueTemplate] = [:]
+    /// The workflows the actions of the workflow being lowered go to (`goto` or `retry` with a `workflowId`): each
+    /// is called by an on-demand step, added after the workflow's steps.
+    var transfers: [Located<String>] = []
+    /// The run's inputs of the workflow being lowered: those a workflow it calls as a transfer is given.
+    var runInputNames: Set<String> = []
 
     init(_ checked: ArazzoCheck.Checked, serverURLs: [String: String] = [:]) {
         self.checked = checked
@@ -79,7 +86,10 @@ struct ArazzoLowering {
                     Server(name: Located(source.name.value, at: source.name.location), url: .literal(.string(url))))
             }
         }
-        if let inputs = mergedInputs(of: arazzo) { workflow.inputs = inputSchema(inputs, types: &workflow.types) }
+        let inputs = mergedInputs(of: arazzo)
+        if let inputs { workflow.inputs = inputSchema(inputs, types: &workflow.types) }
+        runInputNames = Set(Self.inputNames(inputs, in: document))
+        transfers = []
         let extensions = checked.extensions
         workflow.environment = extensions.environment
         workflow.interceptors = extensions.interceptors
@@ -92,20 +102,8 @@ struct ArazzoLowering {
         // The workflows it depends on run first, each as a step that calls it with the run's inputs it declares (the
         // run takes them: ``mergedInputs(of:)``); `$workflows.<id>.outputs.<name>` reads that step's outputs.
         for dependency in arazzo.dependsOn {
-            guard let called = document.workflows.first(where: { $0.id.value == dependency.value }) else { continue }
-            // An input whose name no expression can read (`$inputs.a b`) is not passed on: the called workflow then
-            // reports it missing if it needs it.
-            let inputs = Self.inputNames(called.inputs, in: document).compactMap { name -> Binding? in
-                guard let read = try? RuntimeExpression(parsing: "$inputs.\(name)") else { return nil }
-                return Binding(name: Located(name, at: dependency.location), value: .expression(read, dependency.location))
-            }
-            let placeholder = Request(
-                method: Located("GET", at: dependency.location), path: .literal(.string("/")),
-                pathLocation: dependency.location)
-            var step = Step(
-                id: Located(Self.dependencyStepID(dependency.value), at: dependency.location),
-                location: dependency.location, request: placeholder)
-            step.call = callOf(dependency, inputs: inputs)
+            guard var step = workflowCallStep(dependency, id: Self.dependencyStepID(dependency.value), passing: nil)
+            else { continue }
             if let previous { step.after = [Located(previous, at: dependency.location)] }
             previous = step.id.value
             workflow.steps.append(step)
@@ -128,10 +126,36 @@ struct ArazzoLowering {
             previous = step.id.value
             workflow.steps.append(step)
         }
+        var added: Set<String> = []
+        for called in transfers where added.insert(called.value).inserted {
+            guard var step = workflowCallStep(called, id: Self.transferStepID(called.value), passing: runInputNames)
+            else { continue }
+            step.onDemand = true
+            workflow.steps.append(step)
+        }
         for (name, value) in arazzo.outputs {
             workflow.outputs.append(Binding(name: name, value: template(value)))
         }
         return workflow
+    }
+
+    /// A step `id` that calls workflow `called` of this document with the run's inputs it declares, or only those
+    /// of them in `passing`; `nil` when the document has no such workflow (reported by the checks).
+    func workflowCallStep(_ called: Located<String>, id: String, passing: Set<String>?) -> Step? {
+        guard let workflow = document.workflows.first(where: { $0.id.value == called.value }) else { return nil }
+        // An input whose name no expression can read (`$inputs.a b`) is not passed on: the called workflow then
+        // reports it missing if it needs it.
+        let inputs = Self.inputNames(workflow.inputs, in: document).compactMap { name -> Binding? in
+            guard passing?.contains(name) ?? true, let read = try? RuntimeExpression(parsing: "$inputs.\(name)") else {
+                return nil
+            }
+            return Binding(name: Located(name, at: called.location), value: .expression(read, called.location))
+        }
+        let placeholder = Request(
+            method: Located("GET", at: called.location), path: .literal(.string("/")), pathLocation: called.location)
+        var step = Step(id: Located(id, at: called.location), location: called.location, request: placeholder)
+        step.call = callOf(called, inputs: inputs)
+        return step
     }
 
     // MARK: Steps

@@ -16,6 +16,13 @@ extension CompilationSession {
         }
         for step in workflow.steps {
             for rule in step.onError { checkCatchRule(rule, of: step) }
+            for rule in step.onSuccess {
+                // An Arazzo `goto` to a workflow runs the on-demand step that calls it.
+                if case .run(let target) = rule.action {
+                    invokedSteps.insert(target.value)
+                    checkOnDemandTarget(target, role: "success action '\(rule.name)'")
+                }
+            }
         }
         checkFailureHandlersHaveResponses()
     }
@@ -43,8 +50,13 @@ extension CompilationSession {
                       "'goto' names unknown step '\(target.value)'\(Suggestion.didYouMean(target.value, in: stepsByID.keys))",
                       at: target.location)
             }
-        case .run(let target, _):
+        case .run(let target, let then):
             invokedSteps.insert(target.value)
+            if then == .retry, stepsByID[target.value] != nil {
+                // An Arazzo `retry` with a `stepId` runs a step of the workflow, then the failed step again: the
+                // step runs in its place in the workflow too.
+                break
+            }
             checkOnDemandTarget(target, role: "the catch rule")
         case .end(let bindings):
             let declared = Set(workflow.outputs.map(\.name.value))

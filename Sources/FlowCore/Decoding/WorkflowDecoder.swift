@@ -319,7 +319,7 @@ package struct WorkflowDecoder {
                 guard let target = name(value, "'run'") else { return nil }
                 var then = CatchRule.Continuation.fail
                 if let node = fields["then"], let word = string(node, "'then'") {
-                    if let parsed = CatchRule.Continuation(rawValue: word.value) {
+                    if let parsed = CatchRule.Continuation(rawValue: word.value), CatchRule.Continuation.written.contains(parsed) {
                         then = parsed
                     } else {
                         report(.invalidValue, "'then' is 'fail' or 'continue', found '\(word.value)'", node)

@@ -258,7 +258,13 @@ struct RunExecution: Sendable {
                         "flowrun.step.id": .string(stepID), "flowrun.catch.action": .string(action),
                         "error.type": .string(code.name),
                     ]))
-            case .runHandler(let id, let outputs, let response):
+            case .runHandler(let id, let outputs, let response, let retryDelay):
+                if let retryDelay {
+                    // Waiting changes nothing the machine decides: its state follows the handler's result alone.
+                    let asked = response.flatMap { RetryAfter.delay(in: $0.headers) } ?? .zero
+                    let wait = max(retryDelay, min(asked, RetryRule.defaultRetryAfterMax))
+                    if wait > .zero { _ = await TimerWait.wait(for: wait, on: engine.clock.timers) }
+                }
                 var handlerScope = scope
                 handlerScope.stepOutputs = outputs
                 handlerScope.response = response

@@ -51,8 +51,10 @@ struct RunStateMachine {
         /// A `catch` or `on-error` rule handled step `stepID`'s failure of kind `error` with `action`.
         case caught(stepID: String, action: String, error: FlowError.Code)
         /// Run the on-demand step `id` now, before any other event, in the run's scope with these step outputs
-        /// and the failed `response` it handles, and report its result with ``handlerFinished(_:into:)``.
-        indirect case runHandler(id: String, outputs: OutputTable, response: DecodedResponse?)
+        /// and the failed `response` it handles, and report its result with ``handlerFinished(_:into:)``. With a
+        /// `retryDelay` (a rule that starts the failed step again), first wait that long, or as long as the
+        /// response's `Retry-After` asks when that is longer (up to ``RetryRule/defaultRetryAfterMax``).
+        indirect case runHandler(id: String, outputs: OutputTable, response: DecodedResponse?, retryDelay: Duration?)
         /// Cancel the running steps and deliver each one's result with ``stepFinished(_:runCancelled:into:)``, then
         /// call ``drained(into:)``.
         case cancelRunningSteps
@@ -67,12 +69,23 @@ struct RunStateMachine {
 
     fileprivate enum State: Codable {
         case scheduling
-        /// A `run:` rule's handler is running for `stepID`.
-        case awaitingHandler(stepID: String, then: CatchRule.Continuation, error: FlowError)
+        /// A handler is running: a `run:` rule's for a failed step, or an Arazzo `goto` to a workflow.
+        case awaitingHandler(AwaitingHandler)
         case ending(Ending)
         /// The failed run undoes what it did: the compensation of `succeeded[index]` is running.
         case compensating(Compensating)
         case finished
+    }
+
+    /// The handler that runs, and what follows it.
+    fileprivate struct AwaitingHandler: Codable {
+        /// The step whose failure (or, for an Arazzo `goto` to a workflow, success) led to the handler.
+        var stepID: String
+        /// The handler step.
+        var handler: String
+        var then: CatchRule.Continuation
+        /// The failure the handler handles; `nil` after a success.
+        var error: FlowError?
     }
 
     /// How far a failed run's compensations are.
@@ -108,6 +121,9 @@ struct RunStateMachine {
     private var visits: [Int]
     /// The seed the driver drew when each step last started (``RunEvent/stepStarted(id:seed:)``).
     private(set) var seeds: [String: UInt64] = [:]
+    /// How many times each `run` rule that retries (``CatchRule/Continuation/retry``) has started each step again
+    /// since the step last succeeded: by step id, then by ``retryKey(of:)``.
+    private var handlerRetries: [String: [String: Int]] = [:]
 
     /// The outputs of the steps that completed (or were given fallback outputs).
     private(set) var completedOutputs: OutputTable
@@ -124,6 +140,7 @@ struct RunStateMachine {
         var running: Int
         var visits: [String: Int]
         var seeds: [String: UInt64]
+        var handlerRetries: [String: [String: Int]]
         var completedOutputs: [String: [String: JSONValue]]
         var succeeded: [Succeeded]
         var vars: [String: JSONValue]
@@ -140,7 +157,7 @@ struct RunStateMachine {
         Snapshot(
             state: state, schedule: schedule.progress, running: running,
             visits: Dictionary(uniqueKeysWithValues: zip(schedule.ids, visits).filter { $0.1 > 0 }), seeds: seeds,
-            completedOutputs: completedOutputs.named,
+            handlerRetries: handlerRetries, completedOutputs: completedOutputs.named,
             succeeded: succeeded.map { Snapshot.Succeeded(id: $0.id, outputs: $0.outputs.named) },
             vars: scope.variables.snapshot)
     }
@@ -154,6 +171,7 @@ struct RunStateMachine {
         running = snapshot.running
         visits = schedule.ids.map { snapshot.visits[$0] ?? 0 }
         seeds = snapshot.seeds
+        handlerRetries = snapshot.handlerRetries
         completedOutputs = OutputTable(layout: plan.outputLayout, named: snapshot.completedOutputs)
         succeeded = snapshot.succeeded.map { ($0.id, OutputTable(layout: plan.outputLayout, named: $0.outputs)) }
         self.scope.variables.replace(with: snapshot.vars)
@@ -246,6 +264,7 @@ struct RunStateMachine {
         }
         guard let error = result.error else {
             let id = report.id
+            if !handlerRetries.isEmpty { handlerRetries[id] = nil }
             if let position = recordSuccess(of: id, outputs: result.outputs),
                 let index = schedule.position(ofPlanPosition: position)
             {
@@ -306,14 +325,21 @@ struct RunStateMachine {
         case .run(let target, let then):
             if then == .fail { report.status = .failed }
             actions.append(.record(report))
+            let awaiting = AwaitingHandler(stepID: report.id, handler: target.value, then: then, error: error)
             guard plan.step(target.value) != nil else {
                 // The compiler refuses a handler that does not exist; nothing to run.
-                afterHandler(of: report.id, then: then, error: error, into: &actions)
+                afterHandler(awaiting, outputs: [:], into: &actions)
                 return
             }
-            state = .awaitingHandler(stepID: report.id, then: then, error: error)
+            var retryDelay: Duration?
+            if then == .retry {
+                handlerRetries[report.id, default: [:]][Self.retryKey(of: rule), default: 0] += 1
+                retryDelay = rule.retryAfter
+            }
+            state = .awaitingHandler(awaiting)
             actions.append(.runHandler(
-                id: target.value, outputs: failureScope.stepOutputs, response: failureScope.response))
+                id: target.value, outputs: failureScope.stepOutputs, response: failureScope.response,
+                retryDelay: retryDelay))
             return
         case .goto(let target):
             let maxVisits = rule.maxVisits
@@ -340,14 +366,11 @@ struct RunStateMachine {
     private mutating func follow(_ rule: SuccessRule, of id: String, into actions: inout [Action]) -> Bool {
         switch rule.action {
         case .end:
-            var outcome = RunExecution.Outcome()
-            do throws(FlowError) {
-                outcome.outputs = try workflowOutputs()
-            } catch {
-                outcome = RunExecution.Outcome(error: error)
-            }
-            outcome.endedEarly = outcome.error == nil
-            end(with: outcome, into: &actions)
+            endSucceeded(into: &actions)
+            return false
+        case .run(let handler):
+            state = .awaitingHandler(AwaitingHandler(stepID: id, handler: handler.value, then: .end, error: nil))
+            actions.append(.runHandler(id: handler.value, outputs: completedOutputs, response: nil, retryDelay: nil))
             return false
         case .goto(let target):
             if visits(of: target.value) >= rule.maxVisits {
@@ -363,6 +386,18 @@ struct RunStateMachine {
             goOn(at: target.value, after: id, into: &actions)
             return true
         }
+    }
+
+    /// Ends the run before its last step, as succeeded, with the workflow's outputs from what ran.
+    private mutating func endSucceeded(into actions: inout [Action]) {
+        var outcome = RunExecution.Outcome()
+        do throws(FlowError) {
+            outcome.outputs = try workflowOutputs()
+        } catch {
+            outcome = RunExecution.Outcome(error: error)
+        }
+        outcome.endedEarly = outcome.error == nil
+        end(with: outcome, into: &actions)
     }
 
     /// `1st`, `2nd`, `3rd`, `4th`, … `11th`, `12th`, `13th`, `21st`.
@@ -400,7 +435,7 @@ struct RunStateMachine {
 
     /// The handler that ``Action/runHandler(id:scope:)`` ran has finished.
     mutating func handlerFinished(_ result: StepResult, into actions: inout [Action]) {
-        guard case .awaitingHandler(let stepID, let then, let error) = state else {
+        guard case .awaitingHandler(let awaiting) = state else {
             preconditionFailure("a handler finished while the run was \(state)")
         }
         state = .scheduling
@@ -409,7 +444,7 @@ struct RunStateMachine {
             end(handlerError, into: &actions)
             return
         }
-        afterHandler(of: stepID, then: then, error: error, into: &actions)
+        afterHandler(awaiting, outputs: result.outputs, into: &actions)
     }
 
     /// The run's deadline passed.
@@ -443,17 +478,28 @@ struct RunStateMachine {
 
     // MARK: Transitions
 
-    /// After a `run:` handler succeeded: fail with the original error, or continue as if the step had
-    /// succeeded with no outputs.
-    private mutating func afterHandler(
-        of stepID: String, then: CatchRule.Continuation, error: FlowError, into actions: inout [Action]
-    ) {
-        if then == .fail {
+    /// After a handler succeeded with `outputs`: fail with the original error, continue as if the step had
+    /// succeeded with no outputs, start the failed step again with the handler's outputs as its step's, or end
+    /// the run as succeeded.
+    private mutating func afterHandler(_ awaiting: AwaitingHandler, outputs: [String: JSONValue], into actions: inout [Action]) {
+        let stepID = awaiting.stepID
+        switch awaiting.then {
+        case .fail:
+            guard let error = awaiting.error else { preconditionFailure("a 'then: fail' handler handled no failure") }
             end(error, into: &actions)
             return
+        case .continue:
+            completedOutputs[stepID] = [:]
+            schedule.finish(stepID)
+        case .retry:
+            // What the failed step reads of the handler step is what it produced now.
+            completedOutputs[awaiting.handler] = outputs
+            schedule.finish(stepID)
+            schedule.reopen([stepID])
+        case .end:
+            endSucceeded(into: &actions)
+            return
         }
-        completedOutputs[stepID] = [:]
-        schedule.finish(stepID)
         scheduleNext(into: &actions)
     }
 
@@ -635,10 +681,20 @@ struct RunStateMachine {
         let own = plan.step(id)?.step.onError ?? []
         return (own + plan.workflow.catchRules).first { rule in
             if let step = rule.step, step.value != id { return false }
+            if case .run(_, .retry) = rule.action,
+                handlerRetries[id]?[Self.retryKey(of: rule)] ?? 0 >= rule.retryLimit
+            {
+                return false  // Arazzo: a retry action's limit is used up before the next action is tried.
+            }
             let when = rule.when
             if !(when.statuses.isEmpty && when.kinds.isEmpty) && !RetryTracker.matches(when, error) { return false }
             return when.guardHolds(in: scope)
         }
+    }
+
+    /// What tells a rule from the others of a step when counting its retries: where it is declared.
+    private static func retryKey(of rule: CatchRule) -> String {
+        "\(rule.location.line):\(rule.location.column)"
     }
 
     private func evaluate(_ bindings: [Binding], in scope: RunScope) throws(FlowError) -> [String: JSONValue] {

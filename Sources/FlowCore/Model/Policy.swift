@@ -210,6 +210,15 @@ package struct CatchRule: Sendable {
         case fail
         /// The run continues as if the step had produced no outputs.
         case `continue`
+        /// The failed step starts again, reading the handler's outputs as those of the handler step: an Arazzo
+        /// `retry` failure action with a `stepId` or `workflowId`. At most ``CatchRule/retryLimit`` times for one
+        /// run of the step; after that the rule no longer matches.
+        case retry
+        /// The run ends, succeeded, with the workflow's outputs from what ran: an Arazzo `goto` to a workflow.
+        case end
+
+        /// The continuations a workflow file may write after `then:`; the others are Arazzo's.
+        package static let written: [Continuation] = [.fail, .continue]
     }
 
     /// The step whose failures the rule handles; any step when `nil`.
@@ -222,6 +231,12 @@ package struct CatchRule: Sendable {
     package var location: SourceLocation
     /// For `goto`: how many times the target may run in one run, first run included.
     package var maxVisits: Int
+    /// For `run` with ``Continuation/retry``: how many times the rule starts the failed step again before it
+    /// no longer matches (Arazzo's `retryLimit`), counted from the step's last success.
+    package var retryLimit = 1
+    /// For `run` with ``Continuation/retry``: how long to wait before the handler runs (Arazzo's `retryAfter`);
+    /// a longer `Retry-After` of the failed response, up to ``RetryRule/defaultRetryAfterMax``, is waited instead.
+    package var retryAfter = Duration.zero
 
     /// The default of ``maxVisits``.
     package static let defaultMaxVisits = 3

@@ -11,6 +11,9 @@ package struct SuccessRule: Sendable {
         case goto(Located<String>)
         /// End the run successfully: the workflow's outputs are produced from what ran.
         case end
+        /// Run this on-demand step (one that calls a workflow), then end the run as ``end`` does: an Arazzo `goto`
+        /// to a workflow.
+        case run(Located<String>)
     }
 
     /// The action's `name`, for reports and spans.

@@ -281,6 +281,8 @@ extension PlanGraph {
                         addEdge(from: stepNodes[planned.id], to: stepNodes[target.value], .successAction, "\(on) → goto")
                     case .end:
                         addEdge(from: stepNodes[planned.id], to: outputsNode, .successAction, "\(on) → end")
+                    case .run(let handler):
+                        addEdge(from: stepNodes[planned.id], to: stepNodes[handler.value], .successAction, "\(on) → goto")
                     }
                 }
             }
