@@ -99,6 +99,22 @@ struct ArazzoOfficialExamplesRunTests {
         #expect(outputs.isEmpty)
     }
 
+    /// bnpl, on a stand-in of its remote source that names the eligible products as the workflow reads them: its
+    /// JSON-text payload sends the input products, and its first step's success actions end the run (under
+    /// RFC 9535 its `count(@.products) > 0` filter tests the body's children, and `== 0` holds).
+    @Test func bnplRunsUntilItsFirstStepsActionsEndIt() async throws {
+        let path = try #require(Self.examples).appendingPathComponent("bnpl-arazzo.yaml").path
+        let run = try await FlowRunProcess.run(
+            ["run", path, "--source", "BnplApi=bnpl.openapi.yaml", "--mock", "bnpl.mock.yaml", "--inputs", "bnpl.inputs.json",
+             "--format", "json"], in: Self.stubs)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let steps = (report?["steps"] as? [[String: Any]])?.map { "\($0["id"]!) \($0["status"]!)" }
+        #expect(steps?.first == "checkLoanCanBeProvided succeeded")
+        #expect(steps?.dropFirst().allSatisfy { $0.hasSuffix(" skipped") } == true, "\(steps ?? [])")
+        #expect(steps?.count == 7)
+    }
+
     /// The two workflows whose mistakes flowrun's checks find: refused before anything is sent, at the mistake.
     @Test(arguments: [
         (["bnpl-arazzo.yaml", "--source", "BnplApi=EXAMPLES/bnpl-openapi.yaml"],

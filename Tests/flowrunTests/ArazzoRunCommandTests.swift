@@ -249,11 +249,7 @@ struct ArazzoRunCommandTests {
     /// and the JSON report; a failed attempt with --check-responses error; nothing with off.
     @Test func responsesAreCheckedAgainstTheOpenAPIDocument() async throws {
         let folder = try Self.withShopDocument()
-        try folder.write("find.arazzo.yaml", """
-            arazzo: 1.0.1
-            info: { title: Find, version: "1" }
-            sourceDescriptions: [{ name: shop, url: ./adopt-pet.openapi.yaml, type: openapi }]
-            workflows:
+        try folder.write("find.arazzo.yaml", Self.shopDocument("Find") + """
               - workflowId: find
                 steps:
                   - stepId: cats
@@ -305,11 +301,7 @@ struct ArazzoRunCommandTests {
     /// read what the step sends, in its outputs and criteria.
     @Test func expressionsReadTheRequestTheStepSends() async throws {
         let folder = try Self.withShopDocument()
-        try folder.write("req.arazzo.yaml", """
-            arazzo: 1.0.1
-            info: { title: Requests, version: "1" }
-            sourceDescriptions: [{ name: shop, url: ./adopt-pet.openapi.yaml, type: openapi }]
-            workflows:
+        try folder.write("req.arazzo.yaml", Self.shopDocument("Requests") + """
               - workflowId: hold
                 steps:
                   - stepId: find
@@ -363,11 +355,7 @@ struct ArazzoRunCommandTests {
     /// retries are used up.
     @Test func failureActionsRunAStepOrAWorkflowFirst() async throws {
         let folder = try Self.withShopDocument()
-        try folder.write("relist.arazzo.yaml", """
-            arazzo: 1.0.1
-            info: { title: Hold a cat, version: "1" }
-            sourceDescriptions: [{ name: shop, url: ./adopt-pet.openapi.yaml, type: openapi }]
-            workflows:
+        try folder.write("relist.arazzo.yaml", Self.shopDocument("Hold a cat") + """
               - workflowId: hold-a-cat
                 inputs: { type: object, properties: { species: { type: string } } }
                 steps:
@@ -431,6 +419,44 @@ struct ArazzoRunCommandTests {
                 "\(taken.stderr)")
         #expect(taken.stderr.contains("✓ workflow-list-others  workflow list-others (1 step)"), "\(taken.stderr)")
         #expect(taken.stdout.contains("\"petId\"") && !taken.stdout.contains("holdId"), "\(taken.stdout)")
+    }
+
+    /// An output no step declares is a warning in `lint`, and absent at run time: the step that reads it fails there,
+    /// after the steps before it ran.
+    @Test func anOutputNoStepDeclaresIsAbsentWhenItIsRead() async throws {
+        let folder = try Self.withShopDocument()
+        try folder.write("typo.arazzo.yaml", Self.shopDocument("Typo") + """
+              - workflowId: hold-a-cat
+                steps:
+                  - stepId: find
+                    operationId: findPets
+                    parameters: [{ name: species, in: query, value: cat }]
+                    outputs: { petId: $response.body#/0/id }
+                  - stepId: hold
+                    operationId: holdPet
+                    parameters: [{ name: petId, in: path, value: $steps.find.outputs.petID }]
+                    outputs: { holdId: $response.body#/id, again: $steps.hold.outputs.holdId }
+            """)
+        try folder.write("cats.mock.yaml", """
+            flowrun-mock: 1
+            stubs:
+              - match: { method: GET, path: /v1/pets }
+                respond: { body: [{ id: p-1, name: Tom, price: 1 }] }
+            """)
+        let lint = try await FlowRunProcess.run(["lint", "typo.arazzo.yaml"], in: folder.url)
+        #expect(lint.status == 0, "\(lint.stdout)")
+        #expect(lint.stdout.contains(
+            "typo.arazzo.yaml:13:54: warning: step 'find' has no output 'petID', so the value is absent when it is "
+                + "read; did you mean 'petId'?"), "\(lint.stdout)")
+        #expect(lint.stdout.contains(
+            "typo.arazzo.yaml:14:55: warning: step 'hold' reads its own output 'holdId', which does not exist while "
+                + "the step runs"), "\(lint.stdout)")
+        let run = try await FlowRunProcess.run(["run", "typo.arazzo.yaml", "--mock", "cats.mock.yaml"], in: folder.url)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("✓ find"), "\(run.stderr)")
+        #expect(run.stderr.contains(
+            "error: step 'hold', attempt 1: '$steps.find.outputs.petID' reads output 'petID', which step 'find' did not "
+                + "produce"), "\(run.stderr)")
     }
 
     /// A success action's `goto` to another workflow runs it, then ends the run.
@@ -552,6 +578,18 @@ struct ArazzoRunCommandTests {
         #expect((refused.stdout + refused.stderr).contains(
             "flow.test.yaml:3:13: error: 'workflowId' chooses a workflow of an Arazzo document"),
             "\(refused.stdout)\(refused.stderr)")
+    }
+
+    /// The start of an Arazzo document titled `title` whose one source, `shop`, is the example's OpenAPI document,
+    /// up to `workflows:`.
+    static func shopDocument(_ title: String) -> String {
+        """
+        arazzo: 1.0.1
+        info: { title: \(title), version: "1" }
+        sourceDescriptions: [{ name: shop, url: ./adopt-pet.openapi.yaml, type: openapi }]
+        workflows:
+
+        """
     }
 
     /// A folder with the example's OpenAPI document, `adopt-pet.openapi.yaml`, which a document there names as

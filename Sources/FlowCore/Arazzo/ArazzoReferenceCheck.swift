@@ -187,6 +187,12 @@ package struct ArazzoReferenceCheck {
             let outputs = step.outputs.map(\.name.value)
             if !outputs.contains(name) {
                 undeclaredOutput("step '\(stepID)'", Located(name, at: use.location), among: outputs)
+            } else if use.stepID == stepID {
+                diagnostics.append(Diagnostic(
+                    .warning, .dependencyCycle,
+                    "step '\(stepID)' reads its own output '\(name)', which does not exist while the step runs, so the "
+                        + "value is absent when it is read",
+                    at: use.location))
             }
         case .workflowValue(let workflowID, let part, let name, _):
             guard let called = document.workflow(workflowID) else {

@@ -159,8 +159,12 @@ extension CompilationSession {
             if case .compensation(let compensated) = context {
                 compensationReads[compensated.id.value, default: []].append(Located(stepID, at: stepLocation))
             }
+            // Arazzo reads an output no step produces as absent: the document's checks warned (a step's own
+            // outputs, an output not declared), and the step that reads it fails there at run time.
+            let readsAbsentOutputs = workflow.arazzoWorkflowID != nil
             if let dependent = context.dependentStep {
                 if dependent.id.value == stepID {
+                    if readsAbsentOutputs { return nil }
                     let hint = if case .response = context { "; read its response with '$response.body' instead" } else { "" }
                     error(.dependencyCycle, "step '\(stepID)' reads its own outputs\(hint)", at: stepLocation)
                     return nil
@@ -177,6 +181,7 @@ extension CompilationSession {
             // A called workflow that does not compile has been reported where the step names it.
             if target.call != nil, calleePlan(of: target) == nil { return nil }
             guard let type = outputs[output] else {
+                if readsAbsentOutputs { return nil }
                 let names = outputNames(of: target)
                 error(.unknownReference,
                       "step '\(stepID)' has no output '\(output)'\(Suggestion.didYouMean(output, in: names))\(names.isEmpty ? "; it declares no outputs" : "")",
