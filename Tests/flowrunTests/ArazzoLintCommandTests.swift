@@ -70,6 +70,41 @@ struct ArazzoLintCommandTests {
                 + "read $statusCode, $url, $method, $request and $response parts the step has"), "\(outcome.stdout)")
     }
 
+    /// `--explain` explains each workflow of a document as `run` would run it, and says why it cannot when a
+    /// source is missing.
+    @Test func explainGivesEachWorkflowsWorstCase() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            "petstore.openapi.yaml",
+            Self.openAPI.replacingOccurrences(of: "paths:", with: "servers: [{ url: https://petstore.example }]\npaths:"))
+        let path = try folder.write(
+            "pets.arazzo.yaml",
+            Self.document.replacingOccurrences(
+                of: "successCriteria: [{ condition: $statusCode == 200 }]",
+                with: "successCriteria: [{ condition: $statusCode == 200 }]\n"
+                    + "        onFailure: [{ name: busy, type: retry, retryAfter: 1, retryLimit: 2, criteria: [{ condition: $statusCode == 503 }] }]"))
+        let outcome = try await FlowRunProcess.run(["lint", "--explain", path])
+        #expect(outcome.status == 0, "\(outcome.stdout)")
+        #expect(outcome.stdout.hasPrefix("""
+            \(path)#find-pet: worst case per step, in plan order
+              step  policy           attempts  requests  longest                 notes
+              get   get (onFailure)         3         3  unbounded (no timeout)
+            """), "\(outcome.stdout)")
+        let json = try await FlowRunProcess.run(["lint", "--explain", "--format", "json", path])
+        let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let file = (report?["files"] as? [[String: Any]])?.first
+        let workflows = (file?["explain"] as? [String: Any])?["workflows"] as? [String: Any]
+        let steps = (workflows?["find-pet"] as? [String: Any])?["steps"] as? [[String: Any]]
+        #expect(steps?.first?["attempts"] as? Int == 3)
+
+        let missing = try folder.write("remote.arazzo.yaml", Self.document.replacingOccurrences(
+            of: "./petstore.openapi.yaml", with: "https://petstore.example/openapi.yaml"))
+        let remote = try await FlowRunProcess.run(["lint", "--explain", missing])
+        #expect(remote.stdout.contains(
+            "\(missing)#find-pet: not explained: it cannot be run here: step 'get' calls an operation of a source "
+                + "flowrun could not read; give a local copy with --source NAME=PATH"), "\(remote.stdout)")
+    }
+
     /// docs/arazzo.md's walk-through, as a reader follows it: its document gives exactly the output it shows.
     @Test func theDocumentedWalkThroughPrintsWhatItShows() async throws {
         let page = try String(

@@ -19,8 +19,11 @@ public struct WorkflowCompiler: Sendable {
         public var plan: Plan?
         /// Every error and warning, sorted by location.
         public var diagnostics: [Diagnostic]
-        /// What the file is. An Arazzo document is checked, but not yet compiled into a plan.
+        /// What the file is. An Arazzo document has a plan only when the compiler ``compilesArazzo`` one of its
+        /// workflows.
         public var kind: DocumentKind = .workflow
+        /// The ids of an Arazzo document's workflows, in the order written; empty for a flowrun workflow.
+        public var arazzoWorkflowIDs: [String] = []
 
         /// Whether any diagnostic is an error.
         public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
@@ -30,7 +33,8 @@ public struct WorkflowCompiler: Sendable {
     public enum DocumentKind: Sendable {
         /// A flowrun workflow (`flowrun: 1`).
         case workflow
-        /// An Arazzo 1.0.x document (`arazzo: 1.0.1`): checked by the Arazzo front end, not yet run.
+        /// An Arazzo 1.0.x document (`arazzo: 1.0.1`): checked by the Arazzo front end, and each of its workflows
+        /// lowered into a flowrun workflow to compile and run.
         case arazzo
     }
 
@@ -135,6 +139,7 @@ public struct WorkflowCompiler: Sendable {
         let operations = operationSourceLoader.map { (loader: loader, read: $0, copies: sourceDescriptionCopies) }
         let checked = ArazzoCheck.checkForLowering(root, path: path, operations: operations)
         var result = Result(plan: nil, diagnostics: checked.diagnostics, kind: .arazzo)
+        result.arazzoWorkflowIDs = checked.document.workflows.map(\.id.value)
         // Without an OpenAPI reader no step can be lowered; with errors, lowering would only repeat them.
         guard operationSourceLoader != nil, !result.hasErrors else { return result }
         // Linting, every workflow is lowered and compiled too: for what lowering finds in the document (a criterion

@@ -18,7 +18,7 @@ struct LintCommand: AsyncParsableCommand {
             the same way: every object of the specification, criteria, runtime expressions, every \
             reference across the document, and the operations its steps call in their OpenAPI \
             sources, with what each step reads from its response (docs/arazzo.md). --explain \
-            skips such files.
+            explains each of its workflows.
 
             A folder is searched recursively for *.yaml and *.yml files; test files (*.test.yaml) \
             and mock stub files (*.mock.yaml) are skipped.
@@ -125,6 +125,37 @@ struct LintCommand: AsyncParsableCommand {
     ///   - files: The workflow files.
     ///   - explain: Whether to analyse the policies of the files without errors.
     ///   - sourceCopies: Local copies of Arazzo source descriptions, by source name (`--source`).
+    /// The worst case of workflow `id` of the Arazzo document `source`, compiled as `run` compiles it.
+    private static func explainArazzo(_ id: String, of source: SourceFile, compiler: WorkflowCompiler)
+        -> PolicyAnalysisPrinter.Explained
+    {
+        var compiler = compiler
+        compiler.compilesArazzo = true
+        compiler.arazzoWorkflowID = id
+        let result = compiler.check(bytes: source.bytes, path: source.path)
+        var explained = PolicyAnalysisPrinter.Explained(heading: "\(source.path)#\(id)", workflowID: id)
+        guard let plan = result.plan else {
+            let error = result.diagnostics.first { $0.severity == .error }
+            explained.unexplained = error.map { "it cannot be run here: \($0.message)" } ?? "it has errors"
+            return explained
+        }
+        explained.analysis = PolicyAnalysis(plan: plan)
+        let rules = plan.steps.flatMap(\.step.onError)
+        let gotos = plan.steps.contains { !$0.step.onSuccess.isEmpty }
+            || rules.contains { if case .goto = $0.action { true } else { false } }
+        let retries = rules.filter { if case .run(_, .retry) = $0.action { true } else { false } }
+        var notes: [String] = []
+        if gotos {
+            notes.append("per run of a step: a goto runs its target and the steps after it again, at most 100 times in a run")
+        }
+        if let most = retries.map(\.retryLimit).max() {
+            notes.append("a retry that runs a step or workflow first runs it and the failed step again, at most "
+                + "\(most) time\(most == 1 ? "" : "s") per rule")
+        }
+        explained.gotoNote = notes.isEmpty ? nil : notes.joined(separator: "; ")
+        return explained
+    }
+
     static func lint(_ files: [String], explain: Bool = false, sourceCopies: [String: String] = [:]) async
         -> [DiagnosticPrinter.FileReport]
     {
@@ -142,11 +173,19 @@ struct LintCommand: AsyncParsableCommand {
             case .success(let source):
                 let result = compiler.check(bytes: source.bytes, path: path)
                 var report = DiagnosticPrinter.FileReport(source: source, path: path, diagnostics: result.diagnostics)
-                if explain, let plan = result.plan {
-                    report.analysis = PolicyAnalysis(plan: plan)
-                    report.hasGoto = plan.workflow.catchRules.contains {
-                        if case .goto = $0.action { true } else { false }
-                    }
+                report.isArazzo = result.kind == .arazzo
+                guard explain, !result.hasErrors else { return report }
+                if let plan = result.plan {
+                    let hasGoto = plan.workflow.catchRules.contains { if case .goto = $0.action { true } else { false } }
+                    report.explained = [PolicyAnalysisPrinter.Explained(
+                        heading: path, analysis: PolicyAnalysis(plan: plan),
+                        gotoNote: hasGoto
+                            ? "per run of a step: a catch rule's goto runs its target and the steps after it again, "
+                                + "at most 3 times in all"
+                            : nil)]
+                }
+                for id in result.arazzoWorkflowIDs {
+                    report.explained.append(Self.explainArazzo(id, of: source, compiler: compiler))
                 }
                 return report
             }

@@ -11,10 +11,11 @@ struct DiagnosticPrinter {
         var path: String
         /// Its diagnostics, sorted by location.
         var diagnostics: [Diagnostic]
-        /// The worst case of its steps, with `--explain` when the file has no errors.
-        var analysis: PolicyAnalysis? = nil
-        /// Whether a catch rule of the workflow uses `goto`, which can run steps again.
-        var hasGoto = false
+        /// With `--explain`: the worst case of each workflow's steps (one for a flowrun workflow, one per
+        /// workflow of an Arazzo document).
+        var explained: [PolicyAnalysisPrinter.Explained] = []
+        /// Whether the file is an Arazzo document, whose `--explain` JSON is by workflow.
+        var isArazzo = false
     }
 
     /// The format to print.
@@ -93,7 +94,11 @@ struct DiagnosticPrinter {
     private func explanations(_ reports: [FileReport]) -> String {
         let printer = PolicyAnalysisPrinter()
         return reports.filter { $0.source != nil }
-            .map { printer.table($0.analysis, path: $0.path, hasGoto: $0.hasGoto) }
+            .flatMap { report in
+                report.explained.isEmpty
+                    ? [printer.table(PolicyAnalysisPrinter.Explained(heading: report.path))]
+                    : report.explained.map(printer.table)
+            }
             .joined(separator: "\n")
     }
 
@@ -138,7 +143,16 @@ struct DiagnosticPrinter {
                     return entry
                 },
             ]
-            if explains { file["explain"] = PolicyAnalysisPrinter().json(report.analysis) }
+            if explains {
+                let printer = PolicyAnalysisPrinter()
+                if report.isArazzo {
+                    var workflows: [String: Any] = [:]
+                    for explained in report.explained { workflows[explained.workflowID ?? ""] = printer.json(explained.analysis) }
+                    file["explain"] = ["workflows": workflows]
+                } else {
+                    file["explain"] = printer.json(report.explained.first?.analysis)
+                }
+            }
             return file
         }
         let all = reports.flatMap(\.diagnostics)

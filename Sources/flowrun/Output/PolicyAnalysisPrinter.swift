@@ -5,14 +5,26 @@ import Foundation
 ///
 /// All figures come from FlowCore; this type only lays them out.
 struct PolicyAnalysisPrinter {
-    /// The table of one workflow's steps, with a heading naming the file.
-    /// - Parameters:
-    ///   - analysis: The workflow's analysis, or `nil` when the file has errors and so no plan.
-    ///   - path: The file's path.
-    ///   - hasGoto: Whether a catch rule uses `goto`, which can run steps again.
+    /// One workflow's analysis, as `lint --explain` prints it.
+    struct Explained {
+        /// What the table is headed with: the file's path, and `#<workflowId>` for a workflow of an Arazzo document.
+        var heading: String
+        /// The workflow of an Arazzo document it explains.
+        var workflowID: String?
+        /// The analysis, or `nil` when the workflow has no plan.
+        var analysis: PolicyAnalysis?
+        /// Why there is no analysis.
+        var unexplained = "the file has errors"
+        /// A note under the table when a `goto` can run steps again, with its bound.
+        var gotoNote: String?
+    }
+
+    /// The table of one workflow's steps, with its heading.
+    /// - Parameter explained: The workflow's analysis.
     /// - Returns: The text, ending with a newline.
-    func table(_ analysis: PolicyAnalysis?, path: String, hasGoto: Bool) -> String {
-        guard let analysis else { return "\(path): not explained: the file has errors\n" }
+    func table(_ explained: Explained) -> String {
+        let path = explained.heading
+        guard let analysis = explained.analysis else { return "\(path): not explained: \(explained.unexplained)\n" }
         var rows = [["step", "policy", "attempts", "requests", "longest", "notes"]]
         for step in analysis.steps {
             let unit = step.loop?.isPerItem == true ? " per item" : ""
@@ -33,10 +45,7 @@ struct PolicyAnalysisPrinter {
             out += "  " + cells.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
         }
         out += "  total, the regular steps one after another: \(Self.text(analysis.total))\n"
-        if hasGoto {
-            out += "  (per run of a step: a catch rule's goto runs its target and the steps after it again, "
-                + "at most 3 times in all)\n"
-        }
+        if let note = explained.gotoNote { out += "  (\(note))\n" }
         return out
     }
 
