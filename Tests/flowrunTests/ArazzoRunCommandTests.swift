@@ -421,6 +421,81 @@ struct ArazzoRunCommandTests {
         #expect(taken.stdout.contains("\"petId\"") && !taken.stdout.contains("holdId"), "\(taken.stdout)")
     }
 
+    /// Workflows of another Arazzo document, an `arazzo` source: called by a step, run first by `dependsOn`, gone to
+    /// by an action; checked by `lint`, and read from a local copy when the source is remote.
+    @Test func workflowsOfAnArazzoSourceRunAsThisDocumentsDo() async throws {
+        let folder = try Self.withShopDocument()
+        try folder.write("shared/pets.arazzo.yaml", Self.shopDocument("Shared").replacingOccurrences(
+            of: "./adopt-pet.openapi.yaml", with: "../adopt-pet.openapi.yaml") + """
+              - workflowId: list-cats
+                inputs: { type: object, properties: { species: { type: string } } }
+                steps:
+                  - stepId: list
+                    operationId: findPets
+                    parameters: [{ name: species, in: query, value: $inputs.species }]
+                    outputs: { first: $response.body#/0/id }
+                outputs: { first: $steps.list.outputs.first }
+            """)
+        let main = """
+            arazzo: 1.0.1
+            info: { title: Main, version: "1" }
+            sourceDescriptions:
+              - { name: shop, url: ./adopt-pet.openapi.yaml, type: openapi }
+              - { name: shared, url: ./shared/pets.arazzo.yaml, type: arazzo }
+            workflows:
+              - workflowId: hold-first
+                inputs: { type: object, properties: { species: { type: string } } }
+                dependsOn: [$sourceDescriptions.shared.list-cats]
+                steps:
+                  - stepId: call
+                    workflowId: $sourceDescriptions.shared.list-cats
+                    parameters: [{ name: species, value: dog }]
+                    outputs: { first: $outputs.first }
+                  - stepId: hold
+                    operationId: holdPet
+                    parameters: [{ name: petId, in: path, value: $steps.call.outputs.first }]
+                    onFailure: [{ name: again, type: goto, workflowId: $sourceDescriptions.shared.list-cats }]
+                outputs: { first: $steps.call.outputs.first }
+            """
+        try folder.write("main.arazzo.yaml", main)
+        try folder.write("pets.mock.yaml", """
+            flowrun-mock: 1
+            stubs:
+              - match: { method: GET, path: /v1/pets, query: { species: cat } }
+                respond: { body: [{ id: p-1, name: Tom, price: 1 }] }
+              - match: { method: GET, path: /v1/pets, query: { species: dog } }
+                respond: { body: [{ id: p-2, name: Rex, price: 2 }] }
+              - match: { method: POST, path: /v1/pets/p-2/hold }
+                respond: { status: 409, body: { message: taken } }
+            """)
+        let run = try await FlowRunProcess.run(
+            ["run", "main.arazzo.yaml", "--mock", "pets.mock.yaml", "--input", "species=cat"], in: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("\"first\" : \"p-2\"") || run.stdout.contains("\"first\": \"p-2\""), "\(run.stdout)")
+        let lines = run.stderr.split(separator: "\n").map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
+        #expect(lines == ["✓ dependsOn-shared-list-cats", "✓ call", "↺ hold", "✓ workflow-shared-list-cats"], "\(run.stderr)")
+
+        try folder.write("typo.arazzo.yaml", main.replacingOccurrences(of: "shared.list-cats", with: "shared.list-cat"))
+        let typo = try await FlowRunProcess.run(["lint", "typo.arazzo.yaml"], in: folder.url)
+        #expect(typo.status == 1)
+        #expect(typo.stdout.contains(
+            "typo.arazzo.yaml:9:17: error: source 'shared' (./shared/pets.arazzo.yaml) has no workflow 'list-cat'; did "
+                + "you mean 'list-cats'?"), "\(typo.stdout)")
+
+        try folder.write("remote.arazzo.yaml", main.replacingOccurrences(
+            of: "./shared/pets.arazzo.yaml", with: "https://pets.example/pets.arazzo.yaml"))
+        let remote = try await FlowRunProcess.run(
+            ["run", "remote.arazzo.yaml", "--mock", "pets.mock.yaml", "--input", "species=cat"], in: folder.url)
+        #expect(remote.status == 2)
+        #expect(remote.stderr.contains(
+            "remote.arazzo.yaml:9:17: error: '$sourceDescriptions.shared.list-cats' is a workflow of source 'shared', "
+                + "which flowrun could not read; give a local copy with --source shared=PATH"), "\(remote.stderr)")
+        let copied = try await FlowRunProcess.run(
+            ["run", "remote.arazzo.yaml", "--mock", "pets.mock.yaml", "--input", "species=cat",
+             "--source", "shared=shared/pets.arazzo.yaml"], in: folder.url)
+        #expect(copied.status == 0, "\(copied.stderr)")
+    }
+
     /// An output no step declares is a warning in `lint`, and absent at run time: the step that reads it fails there,
     /// after the steps before it ran.
     @Test func anOutputNoStepDeclaresIsAbsentWhenItIsRead() async throws {

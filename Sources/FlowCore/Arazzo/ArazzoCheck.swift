@@ -28,6 +28,16 @@ package enum ArazzoCheck {
         var contentType: String?
     }
 
+    /// An `arazzo` source of a document: another Arazzo document whose workflows its steps, `dependsOn` and actions
+    /// may name as `$sourceDescriptions.<name>.<workflowId>`.
+    struct ArazzoSource {
+        /// The path a call of one of its workflows names: the source's `url` as written, relative to the calling
+        /// document, or the absolute path of its local copy (`--source`).
+        var callPath: String
+        /// The document.
+        var document: ArazzoDocument
+    }
+
     /// What checking a document found, with what lowering one of its workflows needs.
     struct Checked {
         var document: ArazzoDocument
@@ -38,6 +48,8 @@ package enum ArazzoCheck {
         var sourcePaths: [String: String] = [:]
         /// flowrun's specification extensions in the document.
         var extensions: ArazzoExtensions
+        /// The `arazzo` sources that could be read, by source name.
+        var arazzoSources: [String: ArazzoSource] = [:]
     }
 
     /// Checks the document as ``check(_:path:operations:)`` does, keeping the operations its steps resolved to.
@@ -59,7 +71,7 @@ package enum ArazzoCheck {
             found += check.diagnostics
             return Checked(
                 document: document, diagnostics: Diagnostic.sortedByLocation(found), operations: check.resolved,
-                sourcePaths: check.sourcePaths, extensions: extensions)
+                sourcePaths: check.sourcePaths, extensions: extensions, arazzoSources: check.arazzoSources)
         }
         return Checked(document: document, diagnostics: Diagnostic.sortedByLocation(found), extensions: extensions)
     }

@@ -101,10 +101,10 @@ extension ArazzoLowering {
     }
 
     /// The id of the step that runs workflow `id` before the steps of a workflow that depends on it.
-    static func dependencyStepID(_ id: String) -> String { "dependsOn-" + id }
+    static func dependencyStepID(_ id: String) -> String { "dependsOn-" + stepIDPart(id) }
 
     /// The id of the on-demand step that runs workflow `id` for a `goto` or `retry` action that names it.
-    static func transferStepID(_ id: String) -> String { "workflow-" + id }
+    static func transferStepID(_ id: String) -> String { "workflow-" + stepIDPart(id) }
 
     /// For each step that runs a workflow, its outputs by name: the called workflow's output each one reads
     /// (`alias: $outputs.x`).

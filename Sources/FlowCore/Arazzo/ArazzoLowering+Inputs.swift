@@ -27,9 +27,12 @@ extension ArazzoLowering {
     /// The `inputs` of `arazzo`, with those of the workflows it depends on: they run first with the run's inputs,
     /// so the run takes theirs too (their properties and required names added to its own).
     func mergedInputs(of arazzo: ArazzoWorkflow) -> YAMLNode? {
-        let dependencies = arazzo.dependsOn.compactMap { id in document.workflows.first { $0.id.value == id.value } }
-        let nodes = ([arazzo.inputs] + dependencies.map(\.inputs)).compactMap { $0.map(resolvedInputs) }
-        guard dependencies.contains(where: { $0.inputs != nil }), let own = nodes.first else { return arazzo.inputs }
+        let dependencies = arazzo.dependsOn.compactMap { called($0.value) }
+        let nodes = [arazzo.inputs.map(resolvedInputs)].compactMap { $0 }
+            + dependencies.compactMap { dependency in
+                dependency.workflow.inputs.map { Self.resolvedInputs($0, in: dependency.document) }
+            }
+        guard dependencies.contains(where: { $0.workflow.inputs != nil }), let own = nodes.first else { return arazzo.inputs }
         func member(_ key: String, of node: YAMLNode) -> YAMLNode? {
             node.mapping?.first { $0.key.scalar?.value == .string(key) }?.value
         }

@@ -139,25 +139,6 @@ struct ArazzoLowering {
         return workflow
     }
 
-    /// A step `id` that calls workflow `called` of this document with the run's inputs it declares, or only those
-    /// of them in `passing`; `nil` when the document has no such workflow (reported by the checks).
-    func workflowCallStep(_ called: Located<String>, id: String, passing: Set<String>?) -> Step? {
-        guard let workflow = document.workflows.first(where: { $0.id.value == called.value }) else { return nil }
-        // An input whose name no expression can read (`$inputs.a b`) is not passed on: the called workflow then
-        // reports it missing if it needs it.
-        let inputs = Self.inputNames(workflow.inputs, in: document).compactMap { name -> Binding? in
-            guard passing?.contains(name) ?? true, let read = try? RuntimeExpression(parsing: "$inputs.\(name)") else {
-                return nil
-            }
-            return Binding(name: Located(name, at: called.location), value: .expression(read, called.location))
-        }
-        let placeholder = Request(
-            method: Located("GET", at: called.location), path: .literal(.string("/")), pathLocation: called.location)
-        var step = Step(id: Located(id, at: called.location), location: called.location, request: placeholder)
-        step.call = callOf(called, inputs: inputs)
-        return step
-    }
-
     // MARK: Steps
 
     mutating func lower(
@@ -177,7 +158,9 @@ struct ArazzoLowering {
                     if case .object(let own) = $0 { own.name.value == inherited.name.value } else { false }
                 }
             }
-            step.call = callOf(called, inputs: parameters.map { Binding(name: $0.name, value: template($0.value)) })
+            guard let call = callOf(called, inputs: parameters.map { Binding(name: $0.name, value: template($0.value)) })
+            else { return nil }
+            step.call = call
             if !arazzoStep.successCriteria.isEmpty {
                 diagnostics.append(Diagnostic(
                     .warning, .unsupported,
@@ -229,13 +212,5 @@ struct ArazzoLowering {
         step.successCriteria = lowered(arazzoStep.successCriteria)
         step.outputs = arazzoStep.outputs.map { Binding(name: $0.name, value: template($0.value)) }
         return step
-    }
-
-    /// A call of workflow `called` of this document, with `inputs`.
-    func callOf(_ called: Located<String>, inputs: [Binding]) -> SubWorkflowCall {
-        let file = document.path.split(separator: "/").last.map(String.init) ?? document.path
-        var call = SubWorkflowCall(path: Located(file, at: called.location), inputs: inputs)
-        call.arazzoWorkflowID = called.value
-        return call
     }
 }

@@ -18,11 +18,13 @@ struct ArazzoOperationCheck {
     let uses: [ArazzoExpressionUse]
     /// Local copies of sources, by source name: read instead of the source's `url` (`flowrun lint --source`).
     let copies: [String: String]
-    private(set) var diagnostics: [Diagnostic] = []
+    var diagnostics: [Diagnostic] = []
     /// The operation each step calls, by ``key(_:_:)`` of its workflow and step. What ``ArazzoLowering`` makes the step call.
     private(set) var resolved: [String: ArazzoCheck.ResolvedOperation] = [:]
     /// The absolute path of each source's document that could be read, by source name.
     private(set) var sourcePaths: [String: String] = [:]
+    /// Each `arazzo` source that could be read, by source name: the workflows of it the document may call.
+    var arazzoSources: [String: ArazzoCheck.ArazzoSource] = [:]
     /// Each OpenAPI source's document, by source name; `nil` for one that could not be read.
     private var sources: [String: OperationSourceDocument?] = [:]
     /// Each readable source's named schemas, made once: the navigator every check of its operations walks.
@@ -59,6 +61,7 @@ struct ArazzoOperationCheck {
         for workflow in document.workflows {
             for step in workflow.steps { check(step, in: workflow) }
         }
+        loadArazzoSources()
     }
 
     // MARK: Sources
@@ -285,7 +288,7 @@ struct ArazzoOperationCheck {
         operation.id ?? "\(operation.method) \(operation.path)"
     }
 
-    private mutating func warn(_ message: String, at location: SourceLocation) {
+    mutating func warn(_ message: String, at location: SourceLocation) {
         diagnostics.append(Diagnostic(.warning, .unreadableFile, message, at: location))
     }
 }

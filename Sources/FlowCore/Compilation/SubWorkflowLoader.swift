@@ -19,6 +19,8 @@ final class SubWorkflowLoader {
     private var memo: [String: Outcome] = [:]
     /// The OpenAPI documents read so far, by canonical path and type prefix: each is read once per compilation.
     private var documents: [String: Swift.Result<OperationSourceDocument, FlowError>] = [:]
+    /// The Arazzo documents read as sources of another, by canonical path.
+    private var arazzoDocuments: [String: Swift.Result<ArazzoDocument, FlowError>] = [:]
     /// The files being compiled, the top-level file first: canonical path and the path to show.
     private var chain: [(canonical: String, shown: String)] = []
 
@@ -62,6 +64,27 @@ final class SubWorkflowLoader {
         if let known = documents[key] { return known }
         let result = compiler.readFile(path).map(read)
         documents[key] = result
+        return result
+    }
+
+    /// Reads and decodes the Arazzo document at `path` (an `arazzo` source of another document), or gives what
+    /// reading it gave before. Its findings are not kept: compiling the workflow a step calls reports them.
+    func arazzoDocument(_ path: String) -> Swift.Result<ArazzoDocument, FlowError> {
+        let key = Self.canonical(path)
+        if let known = arazzoDocuments[key] { return known }
+        let result = compiler.readFile(path).flatMap { bytes -> Swift.Result<ArazzoDocument, FlowError> in
+            do throws(FlowError) {
+                let root = try YAMLLoader(limits: compiler.loaderLimits).load(bytes, path: path)
+                guard ArazzoDecoder.isArazzoDocument(root) else {
+                    return .failure(FlowError(.invalidValue, "\(path) is not an Arazzo document (it has no 'arazzo' key)"))
+                }
+                var decoder = ArazzoDecoder()
+                return .success(decoder.decode(root, path: path))
+            } catch {
+                return .failure(error)
+            }
+        }
+        arazzoDocuments[key] = result
         return result
     }
 

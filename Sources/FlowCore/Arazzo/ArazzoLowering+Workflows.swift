@@ -1,0 +1,77 @@
+/// The workflows a lowered workflow calls, by a step's `workflowId`, `dependsOn` or an action: of the same document,
+/// or of one of its `arazzo` sources (`$sourceDescriptions.<name>.<workflowId>`), each run as a sub-workflow.
+extension ArazzoLowering {
+    /// A workflow that a reference names, with the document that holds it.
+    struct CalledWorkflow {
+        var workflow: ArazzoWorkflow
+        var document: ArazzoDocument
+        /// The path a call names, relative to the calling document (or absolute).
+        var path: String
+    }
+
+    /// The workflow `reference` names: a workflow id of this document, or `$sourceDescriptions.<name>.<workflowId>`
+    /// of an `arazzo` source that was read; `nil` otherwise (reported by the checks, or by ``callOf(_:inputs:)``).
+    func called(_ reference: String) -> CalledWorkflow? {
+        if reference.hasPrefix("$") {
+            guard case .sourceDescription(let name, let id)? = try? ArazzoExpression.parsingLeniently(reference).expression,
+                let source = checked.arazzoSources[name],
+                let workflow = source.document.workflows.first(where: { $0.id.value == id })
+            else { return nil }
+            return CalledWorkflow(workflow: workflow, document: source.document, path: source.callPath)
+        }
+        guard let workflow = document.workflows.first(where: { $0.id.value == reference }) else { return nil }
+        let file = document.path.split(separator: "/").last.map(String.init) ?? document.path
+        return CalledWorkflow(workflow: workflow, document: document, path: file)
+    }
+
+    /// A call of the workflow `reference` names, with `inputs`; `nil` when it names none, which is reported here
+    /// for a workflow of an `arazzo` source flowrun could not read, and by the checks otherwise.
+    mutating func callOf(_ reference: Located<String>, inputs: [Binding]) -> SubWorkflowCall? {
+        guard let called = called(reference.value) else {
+            if case .sourceDescription(let name, _)? = try? ArazzoExpression.parsingLeniently(reference.value).expression,
+                document.sources.contains(where: { $0.name.value == name && $0.type?.value == "arazzo" })
+            {
+                error(.unreadableFile,
+                      "'\(reference.value)' is a workflow of source '\(name)', which flowrun could not read; give a "
+                          + "local copy with --source \(name)=PATH",
+                      at: reference.location)
+            }
+            return nil
+        }
+        var call = SubWorkflowCall(path: Located(called.path, at: reference.location), inputs: inputs)
+        call.arazzoWorkflowID = called.workflow.id.value
+        return call
+    }
+
+    /// A step `id` that calls the workflow `reference` names with the run's inputs it declares, or only those of
+    /// them in `passing`; `nil` when it names none.
+    mutating func workflowCallStep(_ reference: Located<String>, id: String, passing: Set<String>?) -> Step? {
+        guard let called = called(reference.value) else {
+            _ = callOf(reference, inputs: [])  // Reports an unreadable source.
+            return nil
+        }
+        // An input whose name no expression can read (`$inputs.a b`) is not passed on: the called workflow then
+        // reports it missing if it needs it.
+        let inputs = Self.inputNames(called.workflow.inputs, in: called.document).compactMap { name -> Binding? in
+            guard passing?.contains(name) ?? true, let read = try? RuntimeExpression(parsing: "$inputs.\(name)") else {
+                return nil
+            }
+            return Binding(name: Located(name, at: reference.location), value: .expression(read, reference.location))
+        }
+        let placeholder = Request(
+            method: Located("GET", at: reference.location), path: .literal(.string("/")),
+            pathLocation: reference.location)
+        var step = Step(id: Located(id, at: reference.location), location: reference.location, request: placeholder)
+        step.call = callOf(reference, inputs: inputs)
+        return step
+    }
+
+    /// The part of a step's id that names the workflow `reference` names: its id, or `<source>-<workflowId>` for
+    /// one of an `arazzo` source.
+    static func stepIDPart(_ reference: String) -> String {
+        guard reference.hasPrefix("$"),
+            case .sourceDescription(let name, let id)? = try? ArazzoExpression.parsingLeniently(reference).expression
+        else { return reference }
+        return name + "-" + id
+    }
+}

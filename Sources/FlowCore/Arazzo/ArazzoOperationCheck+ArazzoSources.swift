@@ -1,0 +1,67 @@
+import Foundation
+
+/// The `arazzo` sources of a document: each is read, and every `$sourceDescriptions.<name>.<workflowId>` that a
+/// step, a `dependsOn` entry or an action names must be a workflow of it.
+extension ArazzoOperationCheck {
+    mutating func loadArazzoSources() {
+        for source in document.sources where source.type?.value == "arazzo" {
+            let name = source.name.value
+            let url = source.url.value
+            let path: String
+            let callPath: String
+            if let copy = copies[name] {
+                path = copy  // As the user gave it: relative to the current directory.
+                callPath = copy.hasPrefix("/") ? copy : FileManager.default.currentDirectoryPath + "/" + copy
+            } else if url.hasPrefix("http://") || url.hasPrefix("https://") {
+                warn("source '\(name)' is a remote URL, which flowrun does not fetch: the workflows of it that this "
+                         + "document calls are not checked, and cannot run; point 'url' at a local copy, or give one "
+                         + "with --source \(name)=<path>", at: source.url.location)
+                continue
+            } else {
+                callPath = url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
+                path = SubWorkflowLoader.resolve(callPath, from: document.path)
+            }
+            switch loader.arazzoDocument(path) {
+            case .failure(let failure):
+                warn("cannot read source '\(name)' (\(failure.message)): the workflows of it that this document calls "
+                         + "are not checked", at: source.url.location)
+            case .success(let other):
+                arazzoSources[name] = ArazzoCheck.ArazzoSource(callPath: callPath, document: other)
+            }
+        }
+        for reference in workflowReferences() { checkWorkflowReference(reference) }
+    }
+
+    /// Every workflow the document names: in steps, `dependsOn` and actions (the components' included).
+    private func workflowReferences() -> [Located<String>] {
+        func named(_ actions: [ArazzoReusable<ArazzoAction>]) -> [Located<String>] {
+            actions.compactMap { if case .object(let action) = $0 { action.workflowID } else { nil } }
+        }
+        var references: [Located<String>] = []
+        for workflow in document.workflows {
+            references += workflow.dependsOn + named(workflow.successActions) + named(workflow.failureActions)
+            for step in workflow.steps {
+                if case .workflowID(let called)? = step.target { references.append(called) }
+                references += named(step.onSuccess) + named(step.onFailure)
+            }
+        }
+        references += (document.components.successActions + document.components.failureActions).compactMap(\.action.workflowID)
+        return references
+    }
+
+    /// A `$sourceDescriptions.<name>.<workflowId>` of an `arazzo` source that was read must name one of its
+    /// workflows.
+    private mutating func checkWorkflowReference(_ reference: Located<String>) {
+        guard reference.value.hasPrefix("$"),
+            case .sourceDescription(let name, let id)? = try? ArazzoExpression.parsingLeniently(reference.value).expression,
+            let source = arazzoSources[name]
+        else { return }
+        let ids = source.document.workflows.map(\.id.value)
+        guard !ids.contains(id) else { return }
+        let hint = Suggestion.closest(to: id, in: ids).map { "; did you mean '\($0)'?" }
+            ?? (ids.isEmpty ? "; it has none" : "; it has \(ids.joined(separator: ", "))")
+        diagnostics.append(Diagnostic(
+            .error, .unknownReference, "source '\(name)' (\(source.callPath)) has no workflow '\(id)'" + hint,
+            at: reference.location))
+    }
+}
