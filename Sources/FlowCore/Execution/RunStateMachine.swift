@@ -326,15 +326,16 @@ struct RunStateMachine {
             if then == .fail { report.status = .failed }
             actions.append(.record(report))
             let awaiting = AwaitingHandler(stepID: report.id, handler: target.value, then: then, error: error)
+            var retryDelay: Duration?
+            if then == .retry {
+                // Counted before anything runs, so the rule's limit holds whatever the handler does.
+                handlerRetries[report.id, default: [:]][Self.retryKey(of: rule), default: 0] += 1
+                retryDelay = rule.retryAfter
+            }
             guard plan.step(target.value) != nil else {
                 // The compiler refuses a handler that does not exist; nothing to run.
                 afterHandler(awaiting, outputs: [:], into: &actions)
                 return
-            }
-            var retryDelay: Duration?
-            if then == .retry {
-                handlerRetries[report.id, default: [:]][Self.retryKey(of: rule), default: 0] += 1
-                retryDelay = rule.retryAfter
             }
             state = .awaitingHandler(awaiting)
             actions.append(.runHandler(
