@@ -7,8 +7,10 @@
 /// - `jsonpath`: an RFC 9535 query (``JSONPathQuery``) over the `context` value; it holds when the query
 ///   selects at least one node.
 ///
-/// `xpath`, and the Criterion Expression Type Object's older JSONPath and XPath versions, are refused with a
-/// message that says so.
+/// A Criterion Expression Type Object naming JSONPath version `draft-goessner-dispatch-jsonpath-00`, the one
+/// Arazzo 1.0 defines, is read as RFC 9535 too: the draft's queries that RFC 9535 also reads (paths, wildcards,
+/// slices, descendants, filters in parentheses) work, and one it does not (a script expression such as
+/// `$.a[(@.length-1)]`) is refused at its condition. `xpath`, in either form, is refused with a message that says so.
 package struct ArazzoCriterion: Sendable {
     /// How the condition is read.
     package enum Kind: Sendable {
@@ -54,11 +56,11 @@ package struct ArazzoCriterion: Sendable {
     {
         self.condition = condition
         self.context = context
-        if let version = expressionTypeVersion {
+        if let version = expressionTypeVersion, type == "jsonpath", version != Self.draftJSONPathVersion {
             throw Failure(
                 field: .type,
-                message: "\(type ?? "this expression type") version '\(version)' is not supported; flowrun reads "
-                    + "JSONPath as RFC 9535 (write 'type: jsonpath') and does not read XPath")
+                message: "jsonpath version '\(version)' is not one Arazzo defines; write '\(Self.draftJSONPathVersion)' "
+                    + "(flowrun reads it as RFC 9535), or 'type: jsonpath'")
         }
         switch type ?? "simple" {
         case "simple":
@@ -79,7 +81,9 @@ package struct ArazzoCriterion: Sendable {
             do {
                 kind = .jsonPath(try JSONPathQuery(parsing: condition))
             } catch {
-                throw Failure(field: .condition, message: error.message, offset: error.offset)
+                let draft = expressionTypeVersion == nil
+                    ? "" : " (flowrun reads \(Self.draftJSONPathVersion) queries as RFC 9535, which this one is not)"
+                throw Failure(field: .condition, message: error.message + draft, offset: error.offset)
             }
         case "xpath":
             throw Failure(field: .type, message: "xpath criteria are not supported: flowrun reads JSON responses")
@@ -94,6 +98,9 @@ package struct ArazzoCriterion: Sendable {
         for text in Self.expressionTexts(of: kind, context: context) { readable[text] = try? RuntimeExpression(parsing: text) }
         self.readable = readable
     }
+
+    /// The JSONPath version Arazzo 1.0's Criterion Expression Type Object defines.
+    static let draftJSONPathVersion = "draft-goessner-dispatch-jsonpath-00"
 
     private static func missingContext(_ type: String) -> Failure {
         Failure(field: .context, message: "a \(type) criterion needs a 'context', such as context: $response.body")

@@ -88,6 +88,19 @@ struct ArazzoCriterionTests {
         #expect(simple.holds { Self.values[$0] })
     }
 
+    /// The JSONPath version Arazzo 1.0's expression type object defines is read as RFC 9535, parenthesised filters
+    /// included.
+    @Test func theDraftJSONPathVersionIsReadAsRFC9535() throws {
+        let criterion = try ArazzoCriterion(
+            condition: "$.pets[?(@.id == 2)]", type: "jsonpath", expressionTypeVersion: "draft-goessner-dispatch-jsonpath-00",
+            context: "$response.body")
+        #expect(criterion.holds { Self.values[$0] })
+        let none = try ArazzoCriterion(
+            condition: "$.pets[?(@.id == 3)]", type: "jsonpath", expressionTypeVersion: "draft-goessner-dispatch-jsonpath-00",
+            context: "$response.body")
+        #expect(!none.holds { Self.values[$0] })
+    }
+
     @Test func criteriaThatCannotBeUsedSayWhy() {
         func failure(_ condition: String, _ type: String?, version: String? = nil, context: String?) -> ArazzoCriterion.Failure? {
             do {
@@ -99,8 +112,12 @@ struct ArazzoCriterionTests {
         #expect(failure("$[?@.a =]", "jsonpath", context: "$response.body")?.offset == 7)
         #expect(failure("a(", "regex", context: "$response.body")?.message.contains("does not compile") == true)
         #expect(failure("//a", "xpath", context: "$response.body")?.message.contains("xpath criteria are not supported") == true)
-        #expect(failure("$.a", "jsonpath", version: "draft-goessner-dispatch-jsonpath-00", context: "$response.body")?
-            .message.contains("RFC 9535") == true)
+        #expect(failure("$.a", "jsonpath", version: "draft-01", context: "$response.body")?.message
+            == "jsonpath version 'draft-01' is not one Arazzo defines; write 'draft-goessner-dispatch-jsonpath-00' "
+            + "(flowrun reads it as RFC 9535), or 'type: jsonpath'")
+        #expect(failure("$.a[(@.length-1)]", "jsonpath", version: "draft-goessner-dispatch-jsonpath-00", context: "$response.body")?
+            .message.hasSuffix("(flowrun reads draft-goessner-dispatch-jsonpath-00 queries as RFC 9535, which this one is not)") == true)
+        #expect(failure("//a", "xpath", version: "xpath-30", context: "$response.body")?.message.contains("xpath criteria are not supported") == true)
         #expect(failure("$statusCode == 200", "simpel", context: nil)?.message.contains("did you mean 'simple'") == true)
     }
 }
