@@ -73,6 +73,7 @@ struct StepRunner: Sendable {
     }
 
     /// Runs `planned`: its attempts, within the total timeout, then its outputs or error.
+    @inline(__always)
     func runStep(_ planned: PlannedStep, scope: RunScope, asRefresh: Bool, span: (any Span)?) async
         -> StepResult
     {
