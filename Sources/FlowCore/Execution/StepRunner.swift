@@ -141,10 +141,14 @@ struct StepRunner: Sendable {
             case .startAttempt(let current):
                 // The first attempt starts when the step does; a retry after its delay, when the clock says.
                 var outcome = AttemptOutcome(result: .failure(Self.didNotRun))
-                let attemptReport = await tracedAttempt(
-                    planned, number: current, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey,
-                    deadline: deadline, startingAt: current == 1 ? started : clock.now, machine: &machine,
-                    into: &outcome)
+                let attemptStart = current == 1 ? started : clock.now
+                // Made here and filled in by the attempt, so that it moves into the log uncopied.
+                var attemptReport = AttemptReport(
+                    number: current, method: planned.step.request.method.value, url: "", status: nil,
+                    startedAfter: runStart.duration(to: attemptStart), duration: .zero)
+                await tracedAttempt(
+                    planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, deadline: deadline,
+                    startingAt: attemptStart, machine: &machine, into: &outcome, report: &attemptReport)
                 switch outcome.result {
                 case .success(let bound):
                     log.append(consume attemptReport)
@@ -212,20 +216,17 @@ struct StepRunner: Sendable {
         }
     }
 
-    /// Attempt `number` in an `HTTP <METHOD>` client span, into `outcome` (kept by the caller, as it is large:
-    /// returned, it would be copied out of the span's closure and again into the caller), with its report (the
-    /// error given the step, attempt and request, and redacted), logged at trace, or at debug when it failed.
+    /// The attempt `report` numbers, in an `HTTP <METHOD>` client span, into `outcome` and `report` (both kept by
+    /// the caller: returned, they were copied out of the span's closure and again into the caller), the report's
+    /// error given the step, attempt and request, and redacted; logged at trace, or at debug when it failed.
     @inline(__always)
     private func tracedAttempt(
-        _ planned: PlannedStep, number current: Int, scope: RunScope, asRefresh: Bool, idempotencyKey: String?,
+        _ planned: PlannedStep, scope: RunScope, asRefresh: Bool, idempotencyKey: String?,
         deadline: EngineClock.Instant?, startingAt attemptStart: EngineClock.Instant, machine: inout AttemptStateMachine,
-        into outcome: inout AttemptOutcome
-    ) async -> AttemptReport {
-        // Filled in by the attempt, in the span's operation or, untraced, directly: no closure and no frame of its
-        // own for an untraced attempt.
-        var report = AttemptReport(
-            number: current, method: planned.step.request.method.value, url: "", status: nil,
-            startedAfter: runStart.duration(to: attemptStart), duration: .zero)
+        into outcome: inout AttemptOutcome, report: inout AttemptReport
+    ) async {
+        // The attempt runs in the span's operation or, untraced, directly: no closure and no frame of its own for
+        // an untraced attempt.
         if tracer.isOn {
             await tracer.withSpan("HTTP \(report.method)", ofKind: .client) { span in
                 await reportedAttempt(
@@ -238,10 +239,9 @@ struct StepRunner: Sendable {
                 planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, deadline: deadline,
                 startingAt: attemptStart, machine: &machine, into: &outcome, report: &report, in: nil)
         }
-        return report
     }
 
-    /// ``tracedAttempt(_:number:scope:asRefresh:idempotencyKey:deadline:startingAt:machine:into:)`` in the
+    /// ``tracedAttempt(_:scope:asRefresh:idempotencyKey:deadline:startingAt:machine:into:report:)`` in the
     /// attempt's span, if any: the attempt, and its `report` filled in.
     @inline(__always)
     private func reportedAttempt(
