@@ -364,9 +364,16 @@ struct StepRunner: Sendable {
             let sent = planned.interceptors.isEmpty ? nil : SentRequestRecord()
             defer { outcome.sent = sent?.last }
             do {
-                response = try await send(
-                    request, planned, attempt: number, scope: scope, deadline: deadline, isReplay: false,
-                    asRefresh: asRefresh, via: dispatcher, recordingIn: sent)
+                if planned.interceptors.isEmpty, planned.policy?.timeout == nil {
+                    // Nothing around the call and no time limit: the dispatcher is called as `send` would call it,
+                    // without a frame for `send`.
+                    response = try await Self.dispatch(
+                        request, context: dispatchContext(planned, attempt: number, scope: scope), via: dispatcher)
+                } else {
+                    response = try await send(
+                        request, planned, attempt: number, scope: scope, deadline: deadline, isReplay: false,
+                        asRefresh: asRefresh, via: dispatcher, recordingIn: sent)
+                }
             } catch let replay as ReplayRequest {
                 outcome.refresh = replay.exchange
                 guard case .resend = machine.apply(.refreshDone(number: number)) else {
@@ -430,13 +437,7 @@ struct StepRunner: Sendable {
         recordingIn sent: SentRequestRecord?
     ) async throws -> StepResponse {
         let interceptors = try makeInterceptors(planned, scope: scope, isReplay: isReplay, asRefresh: asRefresh)
-        var context = StepContext(
-            stepID: planned.id, attempt: number, attemptTimeout: planned.policy?.timeout?.attempt?.value,
-            logger: runLogger, redactor: redactor)
-        // The chain is cancelled below when the attempt timeout passes.
-        context.callerEnforcesAttemptTimeout = context.attemptTimeout != nil
-        context.item = scope.position.item
-        context.iteration = scope.position.iteration
+        var context = dispatchContext(planned, attempt: number, scope: scope)
         var limit = AttemptTimeLimit.sooner(
             attempt: context.attemptTimeout, total: planned.policy?.timeout?.total?.value, deadline: deadline,
             now: clock.now)
@@ -473,6 +474,20 @@ struct StepRunner: Sendable {
             .failure(limit.error)
         }
         return try result.get()
+    }
+
+    /// The context of attempt `number` of `planned` for its interceptors and dispatcher; one with an attempt
+    /// timeout says the caller enforces it until ``send(_:_:attempt:scope:deadline:isReplay:asRefresh:via:recordingIn:)``
+    /// hands the deadline to the dispatcher.
+    private func dispatchContext(_ planned: PlannedStep, attempt number: Int, scope: RunScope) -> StepContext {
+        var context = StepContext(
+            stepID: planned.id, attempt: number, attemptTimeout: planned.policy?.timeout?.attempt?.value,
+            logger: runLogger, redactor: redactor)
+        // The chain is cancelled when the attempt timeout passes.
+        context.callerEnforcesAttemptTimeout = context.attemptTimeout != nil
+        context.item = scope.position.item
+        context.iteration = scope.position.iteration
+        return context
     }
 
     /// Calls the dispatcher, its errors as flowrun's: a cancellation as `cancelled`, anything else that is not
