@@ -134,13 +134,19 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
         let runID = RandomUUID.makeRunID()
         let settings = EngineSettings(self, runID: runID)
         var run = RunExecution(engine: settings, plan: plan, start: start, observer: observer, tracer: tracer)
-        let outcome = await tracer.withSpan("flowrun.run", ofKind: .internal) { span in
-            if let span { RunTracer.annotate(run: span, plan: plan, id: runID) }
-            run.runSpan = span
-            let outcome = await run.execute(inputs: inputs, environment: environment)
-            if let span { RunTracer.annotate(run: span, error: outcome.error) }
-            return outcome
-        }
+        // Untraced, the run goes on in this frame, not in an operation closure of `withSpan`.
+        let outcome =
+            if tracer.isOn {
+                await tracer.withSpan("flowrun.run", ofKind: .internal) { span in
+                    if let span { RunTracer.annotate(run: span, plan: plan, id: runID) }
+                    run.runSpan = span
+                    let outcome = await run.execute(inputs: inputs, environment: environment)
+                    if let span { RunTracer.annotate(run: span, error: outcome.error) }
+                    return outcome
+                }
+            } else {
+                await run.execute(inputs: inputs, environment: environment)
+            }
         return RunReport(
             runID: runID,
             workflow: plan.workflow.name ?? plan.workflow.path,

@@ -35,7 +35,9 @@ final class EngineSettings: Sendable {
         parsers = engine.parsers
         clock = engine.engineClock
         var logger = engine.logger
-        logger[metadataKey: "run"] = "\(runID)"
+        // The id itself, not text interpolated from it (a new string per run). A no-op handler keeps no metadata:
+        // setting it there would only copy the logger's storage, for a value nobody can read.
+        if type(of: logger.handler) != SwiftLogNoOpLogHandler.self { logger[metadataKey: "run"] = .string(runID) }
         self.logger = logger
         maxConcurrentSteps = engine.maxConcurrentSteps
         unixTime = engine.unixTime

@@ -222,6 +222,10 @@ struct RunExecution: Sendable {
     /// and compensations, and collects the steps to start in `drive.starts`.
     /// - Parameter cancelRunning: Cancels the steps running in child tasks, if any.
     /// - Returns: The run's outcome, once the machine finishes it.
+    ///
+    /// Inlined into the scheduling loops, like ``runInline(_:runner:scope:)``: an async function is a frame
+    /// allocated and freed on the task at every call, and this one is called after every event.
+    @inline(__always)
     private mutating func perform(
         _ drive: inout Drive, runner: StepRunner, scope: RunScope, cancelRunning: () -> Void
     ) async -> Outcome? {
@@ -299,6 +303,7 @@ struct RunExecution: Sendable {
     /// Runs the one step to start in this task and hands its result to the machine. The outputs it reads are
     /// released when it returns, before the machine records the step's own: shared, they would be copied whole
     /// at every step of a chain.
+    @inline(__always)
     private mutating func runInline(_ drive: inout Drive, runner: StepRunner, scope: RunScope) async {
         let result: StepResult
         do {  // The start and its scope end here.

@@ -22,6 +22,9 @@ struct RunTracer: Sendable {
     /// The tracer, or `nil` when tracing is off.
     var tracer: (any Tracer)? { box?.tracer }
 
+    /// Whether spans are made: a caller without a tracer can run its operation without ``withSpan(_:ofKind:_:)``.
+    var isOn: Bool { box != nil }
+
     /// Wraps `tracer`, turning tracing off when it is a `NoOpTracer`.
     init(_ tracer: any Tracer) {
         box = tracer is NoOpTracer ? nil : Box(tracer)

@@ -35,31 +35,45 @@ struct StepRunner: Sendable {
     ///   - scope: The values its expressions read (without a response).
     ///   - asRefresh: Whether a refresh interceptor runs it; its own refresh interceptors are then left out.
     func run(_ planned: PlannedStep, scope: RunScope, asRefresh: Bool = false) async -> StepResult {
-        await tracer.withSpan("flowrun.step", ofKind: .internal) { span in
-            logger.debug("step started", metadata: ["step": "\(planned.id)"])
-            let result =
-                if let callee = planned.subWorkflow {
-                    await runSubWorkflow(planned, callee, scope: scope)
-                } else if let forEach = planned.step.forEach, scope.item == nil {
-                    await runItems(of: planned, forEach, scope: scope, span: span)
-                } else if planned.step.repetition != nil || planned.step.pagination != nil {
-                    await runIterations(of: planned, scope: scope, span: span)
-                } else {
-                    await runStep(planned, scope: scope, asRefresh: asRefresh, span: span)
-                }
-            if let span { RunTracer.annotate(step: span, report: result.report, asRefresh: asRefresh) }
-            logger.debug(
-                "step finished",
-                metadata: [
-                    "step": "\(planned.id)", "status": "\(result.report.status.rawValue)",
-                    "attempts": "\(result.report.attempts.count)", "duration": "\(result.report.duration)",
-                    "error": "\(result.error.map(\.code.name) ?? "none")",
-                ])
-            return result
+        // Untraced, the step runs in this function's frame, not in an operation closure of `withSpan`.
+        guard tracer.isOn else { return await run(planned, scope: scope, asRefresh: asRefresh, in: nil) }
+        return await tracer.withSpan("flowrun.step", ofKind: .internal) { span in
+            await run(planned, scope: scope, asRefresh: asRefresh, in: span)
         }
     }
 
+    /// ``run(_:scope:asRefresh:)`` in the step's span, if any.
+    ///
+    /// Inlined, like the attempt loop and the attempt's span below: each async function a step goes through is a
+    /// frame allocated and freed on the task, and a hop in and out of it, at every step.
+    @inline(__always)
+    private func run(_ planned: PlannedStep, scope: RunScope, asRefresh: Bool, in span: (any Span)?) async
+        -> StepResult
+    {
+        logger.debug("step started", metadata: ["step": "\(planned.id)"])
+        let result =
+            if let callee = planned.subWorkflow {
+                await runSubWorkflow(planned, callee, scope: scope)
+            } else if let forEach = planned.step.forEach, scope.item == nil {
+                await runItems(of: planned, forEach, scope: scope, span: span)
+            } else if planned.step.repetition != nil || planned.step.pagination != nil {
+                await runIterations(of: planned, scope: scope, span: span)
+            } else {
+                await runStep(planned, scope: scope, asRefresh: asRefresh, span: span)
+            }
+        if let span { RunTracer.annotate(step: span, report: result.report, asRefresh: asRefresh) }
+        logger.debug(
+            "step finished",
+            metadata: [
+                "step": "\(planned.id)", "status": "\(result.report.status.rawValue)",
+                "attempts": "\(result.report.attempts.count)", "duration": "\(result.report.duration)",
+                "error": "\(result.error.map(\.code.name) ?? "none")",
+            ])
+        return result
+    }
+
     /// Runs `planned`: its attempts, within the total timeout, then its outputs or error.
+    @inline(__always)
     func runStep(_ planned: PlannedStep, scope: RunScope, asRefresh: Bool, span: (any Span)?) async
         -> StepResult
     {
@@ -108,6 +122,7 @@ struct StepRunner: Sendable {
     ///
     /// Each attempt runs in an `HTTP <METHOD>` client span; the delay before a retry is outside
     /// it, recorded as a `flowrun.retry` event of the step's span.
+    @inline(__always)
     private func attempts(
         _ planned: PlannedStep, scope: RunScope, asRefresh: Bool, idempotencyKey: String?, started: EngineClock.Instant,
         deadline: EngineClock.Instant?, log: inout AttemptLog, stepSpan: (any Span)?
@@ -126,10 +141,14 @@ struct StepRunner: Sendable {
             case .startAttempt(let current):
                 // The first attempt starts when the step does; a retry after its delay, when the clock says.
                 var outcome = AttemptOutcome(result: .failure(Self.didNotRun))
-                let attemptReport = await tracedAttempt(
-                    planned, number: current, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey,
-                    deadline: deadline, startingAt: current == 1 ? started : clock.now, machine: &machine,
-                    into: &outcome)
+                let attemptStart = current == 1 ? started : clock.now
+                // Made here and filled in by the attempt, so that it moves into the log uncopied.
+                var attemptReport = AttemptReport(
+                    number: current, method: planned.step.request.method.value, url: "", status: nil,
+                    startedAfter: runStart.duration(to: attemptStart), duration: .zero)
+                await tracedAttempt(
+                    planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, deadline: deadline,
+                    startingAt: attemptStart, machine: &machine, into: &outcome, report: &attemptReport)
                 switch outcome.result {
                 case .success(let bound):
                     log.append(consume attemptReport)
@@ -197,55 +216,83 @@ struct StepRunner: Sendable {
         }
     }
 
-    /// Attempt `number` in an `HTTP <METHOD>` client span, into `outcome` (kept by the caller, as it is large:
-    /// returned, it would be copied out of the span's closure and again into the caller), with its report (the
-    /// error given the step, attempt and request, and redacted), logged at trace, or at debug when it failed.
+    /// The attempt `report` numbers, in an `HTTP <METHOD>` client span, into `outcome` and `report` (both kept by
+    /// the caller: returned, they were copied out of the span's closure and again into the caller), the report's
+    /// error given the step, attempt and request, and redacted; logged at trace, or at debug when it failed.
+    @inline(__always)
     private func tracedAttempt(
-        _ planned: PlannedStep, number current: Int, scope: RunScope, asRefresh: Bool, idempotencyKey: String?,
+        _ planned: PlannedStep, scope: RunScope, asRefresh: Bool, idempotencyKey: String?,
         deadline: EngineClock.Instant?, startingAt attemptStart: EngineClock.Instant, machine: inout AttemptStateMachine,
-        into outcome: inout AttemptOutcome
-    ) async -> AttemptReport {
-        let method = planned.step.request.method.value
-        let report = await tracer.withSpan("HTTP \(method)", ofKind: .client) { span in
-            var report = AttemptReport(
-                number: current, method: method, url: "", status: nil,
-                startedAfter: runStart.duration(to: attemptStart), duration: .zero)
-            report.item = scope.position.item
-            report.iteration = scope.position.iteration
-            await attempt(
-                planned, number: current, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey,
-                deadline: deadline, machine: &machine, into: &outcome)
-            report.duration = attemptStart.duration(to: clock.now)
-            // The URL that went out, with the query parameters that interceptors added (redacted); the path
-            // as written when the request could not be built, so a report never shows a bare "GET ".
-            report.url = (outcome.sent?.url ?? outcome.request?.url).map { redactor.redact(url: $0) }
-                ?? Self.writtenPath(of: planned)
-            report.status = outcome.response?.status
-            report.redirects = (outcome.response?.redirects ?? []).map {
-                StepResponse.Redirect(status: $0.status, url: redactor.redact(url: $0.url))
+        into outcome: inout AttemptOutcome, report: inout AttemptReport
+    ) async {
+        // The attempt runs in the span's operation or, untraced, directly: no closure and no frame of its own for
+        // an untraced attempt.
+        if tracer.isOn {
+            await tracer.withSpan("HTTP \(report.method)", ofKind: .client) { span in
+                await reportedAttempt(
+                    planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, deadline: deadline,
+                    startingAt: attemptStart, machine: &machine, into: &outcome, report: &report, in: span)
             }
-            report.refresh = outcome.refresh
-            // Redacted like the error: a validation message may quote the body, and the body may hold a secret.
-            if !outcome.warnings.isEmpty { report.warnings = outcome.warnings.map { redactor.redact($0) } }
-            if case .failure(var error) = outcome.result {
-                error.stepID = planned.id
-                error.attempt = current
-                error.request = error.request ?? report.method + " " + report.url
-                error = redactor.redact(error)
-                report.error = error
-                outcome.result = .failure(error)
-            }
-            if let span { RunTracer.annotate(attempt: span, report: report) }
-            return report
+            logFinished(report, of: planned)
+        } else {
+            await reportedAttempt(
+                planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, deadline: deadline,
+                startingAt: attemptStart, machine: &machine, into: &outcome, report: &report, in: nil)
         }
+    }
+
+    /// ``tracedAttempt(_:scope:asRefresh:idempotencyKey:deadline:startingAt:machine:into:report:)`` in the
+    /// attempt's span, if any: the attempt, and its `report` filled in.
+    @inline(__always)
+    private func reportedAttempt(
+        _ planned: PlannedStep, scope: RunScope, asRefresh: Bool, idempotencyKey: String?,
+        deadline: EngineClock.Instant?, startingAt attemptStart: EngineClock.Instant, machine: inout AttemptStateMachine,
+        into outcome: inout AttemptOutcome, report: inout AttemptReport, in span: (any Span)?
+    ) async {
+        let current = report.number
+        report.item = scope.position.item
+        report.iteration = scope.position.iteration
+        await attempt(
+            planned, number: current, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey,
+            deadline: deadline, machine: &machine, into: &outcome)
+        report.duration = attemptStart.duration(to: clock.now)
+        // The URL that went out, with the query parameters that interceptors added (redacted); the path
+        // as written when the request could not be built, so a report never shows a bare "GET ".
+        report.url = (outcome.sent?.url ?? outcome.request?.url).map { redactor.redact(url: $0) }
+            ?? Self.writtenPath(of: planned)
+        report.status = outcome.response?.status
+        report.redirects = (outcome.response?.redirects ?? []).map {
+            StepResponse.Redirect(status: $0.status, url: redactor.redact(url: $0.url))
+        }
+        report.refresh = outcome.refresh
+        // Redacted like the error: a validation message may quote the body, and the body may hold a secret.
+        if !outcome.warnings.isEmpty { report.warnings = outcome.warnings.map { redactor.redact($0) } }
+        if case .failure(var error) = outcome.result {
+            error.stepID = planned.id
+            error.attempt = current
+            error.request = error.request ?? report.method + " " + report.url
+            error = redactor.redact(error)
+            report.error = error
+            outcome.result = .failure(error)
+        }
+        if let span {
+            RunTracer.annotate(attempt: span, report: report)
+        } else {
+            // Untraced, there is no span to end first: the attempt is logged here.
+            logFinished(report, of: planned)
+        }
+    }
+
+    /// Logs the end of the attempt `report` describes, after its span, if it has one, has ended.
+    @inline(__always)
+    private func logFinished(_ report: borrowing AttemptReport, of planned: PlannedStep) {
         logger.log(
             level: report.error == nil ? .trace : .debug, "attempt finished",
             metadata: [
-                "step": "\(planned.id)", "attempt": "\(current)", "url": "\(report.url)",
+                "step": "\(planned.id)", "attempt": "\(report.number)", "url": "\(report.url)",
                 "status": "\(report.status.map(String.init) ?? "none")",
                 "error": "\(report.error.map(\.code.name) ?? "none")",
             ])
-        return report
     }
 
     /// The indexes of the retry rules in `rules` whose `if` condition holds for `response`, read in `scope`.
@@ -278,6 +325,7 @@ struct StepRunner: Sendable {
 
     /// One attempt, into `outcome`: build, send through the chain (again, when the machine says so after a
     /// refresh), check, bind.
+    @inline(__always)
     private func attempt(
         _ planned: PlannedStep, number: Int, scope: RunScope, asRefresh: Bool, idempotencyKey: String?,
         deadline: EngineClock.Instant?, machine: inout AttemptStateMachine, into outcome: inout AttemptOutcome
@@ -316,9 +364,16 @@ struct StepRunner: Sendable {
             let sent = planned.interceptors.isEmpty ? nil : SentRequestRecord()
             defer { outcome.sent = sent?.last }
             do {
-                response = try await send(
-                    request, planned, attempt: number, scope: scope, deadline: deadline, isReplay: false,
-                    asRefresh: asRefresh, via: dispatcher, recordingIn: sent)
+                if planned.interceptors.isEmpty, planned.policy?.timeout == nil {
+                    // Nothing around the call and no time limit: the dispatcher is called as `send` would call it,
+                    // without a frame for `send`.
+                    response = try await Self.dispatch(
+                        request, context: dispatchContext(planned, attempt: number, scope: scope), via: dispatcher)
+                } else {
+                    response = try await send(
+                        request, planned, attempt: number, scope: scope, deadline: deadline, isReplay: false,
+                        asRefresh: asRefresh, via: dispatcher, recordingIn: sent)
+                }
             } catch let replay as ReplayRequest {
                 outcome.refresh = replay.exchange
                 guard case .resend = machine.apply(.refreshDone(number: number)) else {
@@ -375,19 +430,14 @@ struct StepRunner: Sendable {
     ///
     /// The dispatcher's context is made here, for each send (a replay after a refresh makes the same one again):
     /// made by the attempt and handed down, it was copied on the way, a dozen reference counts each time.
+    @inline(__always)
     private func send(
         _ request: StepRequest, _ planned: PlannedStep, attempt number: Int, scope: RunScope,
         deadline: EngineClock.Instant?, isReplay: Bool, asRefresh: Bool, via dispatcher: any Dispatcher,
         recordingIn sent: SentRequestRecord?
     ) async throws -> StepResponse {
         let interceptors = try makeInterceptors(planned, scope: scope, isReplay: isReplay, asRefresh: asRefresh)
-        var context = StepContext(
-            stepID: planned.id, attempt: number, attemptTimeout: planned.policy?.timeout?.attempt?.value,
-            logger: runLogger, redactor: redactor)
-        // The chain is cancelled below when the attempt timeout passes.
-        context.callerEnforcesAttemptTimeout = context.attemptTimeout != nil
-        context.item = scope.position.item
-        context.iteration = scope.position.iteration
+        var context = dispatchContext(planned, attempt: number, scope: scope)
         var limit = AttemptTimeLimit.sooner(
             attempt: context.attemptTimeout, total: planned.policy?.timeout?.total?.value, deadline: deadline,
             now: clock.now)
@@ -426,8 +476,23 @@ struct StepRunner: Sendable {
         return try result.get()
     }
 
+    /// The context of attempt `number` of `planned` for its interceptors and dispatcher; one with an attempt
+    /// timeout says the caller enforces it until ``send(_:_:attempt:scope:deadline:isReplay:asRefresh:via:recordingIn:)``
+    /// hands the deadline to the dispatcher.
+    private func dispatchContext(_ planned: PlannedStep, attempt number: Int, scope: RunScope) -> StepContext {
+        var context = StepContext(
+            stepID: planned.id, attempt: number, attemptTimeout: planned.policy?.timeout?.attempt?.value,
+            logger: runLogger, redactor: redactor)
+        // The chain is cancelled when the attempt timeout passes.
+        context.callerEnforcesAttemptTimeout = context.attemptTimeout != nil
+        context.item = scope.position.item
+        context.iteration = scope.position.iteration
+        return context
+    }
+
     /// Calls the dispatcher, its errors as flowrun's: a cancellation as `cancelled`, anything else that is not
     /// a ``FlowError`` as `transport`.
+    @inline(__always)
     private static func dispatch(_ request: StepRequest, context: StepContext, via dispatcher: any Dispatcher)
         async throws -> StepResponse
     {
