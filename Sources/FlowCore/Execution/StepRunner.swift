@@ -364,9 +364,9 @@ struct StepRunner: Sendable {
             let sent = planned.interceptors.isEmpty ? nil : SentRequestRecord()
             defer { outcome.sent = sent?.last }
             do {
-                if planned.interceptors.isEmpty, planned.policy?.timeout == nil {
-                    // Nothing around the call and no time limit: the dispatcher is called as `send` would call it,
-                    // without a frame for `send`.
+                if planned.interceptors.isEmpty, planned.policy?.timeout == nil, deadline == nil {
+                    // Nothing around the call and no time limit (no timeout, no run deadline): the dispatcher is
+                    // called as `send` would call it, without a frame for `send`.
                     response = try await Self.dispatch(
                         request, context: dispatchContext(planned, attempt: number, scope: scope), via: dispatcher)
                 } else {
