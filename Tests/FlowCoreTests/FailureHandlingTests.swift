@@ -59,18 +59,19 @@ struct FailureHandlingTests {
             inputs: { type: object, properties: { q: { type: string } } }
             steps:
               - id: search
-                request: { method: GET, path: /search, query: { q: $inputs.q, page: 2 } }
+                request: { method: GET, path: /search, query: { q: $inputs.q, page: 2, api_key: k-1 } }
                 outputs: { url: $url, text: "sent to {$url}" }
                 on-error:
                   - fallback: { url: $url, text: failed }
             outputs: { url: $steps.search.outputs.url, text: $steps.search.outputs.text }
             """
         let report = try await run(workflow, on: ScriptedDispatcher { _, _ in json(200, "{}") }, inputs: ["q": "a b"])
-        let sent = "https://api.test/search?q=a%20b&page=2"
+        // A credential in the query reads as reports show it.
+        let sent = "https://api.test/search?q=a%20b&page=2&api_key=***"
         #expect(report.outputs == ["url": .string(sent), "text": .string("sent to " + sent)])
         // A fallback reads the URL of the request that failed.
         let failed = try await run(workflow, on: ScriptedDispatcher { _, _ in json(503, "{}") }, inputs: ["q": "x"])
-        #expect(failed.outputs == ["url": "https://api.test/search?q=x&page=2", "text": "failed"])
+        #expect(failed.outputs == ["url": "https://api.test/search?q=x&page=2&api_key=***", "text": "failed"])
     }
 
     @Test func urlIsAnErrorWhereNoRequestWasSent() {

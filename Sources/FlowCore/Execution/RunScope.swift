@@ -97,7 +97,9 @@ struct RunScope: Sendable {
             return .int(response.status)
         case .url:
             guard let url = response?.url else { throw FlowError(.binding, "'\(expression)' has no request to read") }
-            return .string(url)
+            // Read as reports show it: an API key in the query or a password in the user-info is a secret, whatever
+            // its value, and a value read here may end up in outputs.
+            return .string(URLRedaction.redact(url))
         }
         guard let pointer = expression.pointer, !pointer.tokens.isEmpty else { return base }
         guard let value = pointer.resolve(in: base) else {

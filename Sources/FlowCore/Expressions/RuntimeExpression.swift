@@ -43,7 +43,8 @@ package struct RuntimeExpression: Hashable, Sendable, CustomStringConvertible {
         /// The HTTP status code of the current step's response, `$statusCode`.
         case statusCode
         /// The URL of the request the current step sent, `$url`: as the step built it (its server, path,
-        /// query and the page a paginated step is at), before interceptors added to it.
+        /// query and the page a paginated step is at), before interceptors added to it, with credential-like
+        /// query parameters and user-info as `***`.
         case url
         /// The current item of a `forEach` step, `$item`.
         case item

@@ -125,6 +125,42 @@ struct LintCommand: AsyncParsableCommand {
     ///   - files: The workflow files.
     ///   - explain: Whether to analyse the policies of the files without errors.
     ///   - sourceCopies: Local copies of Arazzo source descriptions, by source name (`--source`).
+    static func lint(_ files: [String], explain: Bool = false, sourceCopies: [String: String] = [:]) async
+        -> [DiagnosticPrinter.FileReport]
+    {
+        let compiler = {
+            var compiler = WorkflowCompiler().withOpenAPI()
+            compiler.sourceDescriptionCopies = sourceCopies
+            return compiler
+        }()
+        let limit = compiler.loaderLimits.maxFileSize
+        return await files.concurrentMap { path -> DiagnosticPrinter.FileReport in
+            switch SourceFile.read(path, limit: limit) {
+            case .failure(let error):
+                let source: SourceFile? = error.code == .limitExceeded ? SourceFile(path: path, bytes: []) : nil
+                return .init(source: source, path: path, diagnostics: [Diagnostic(error)])
+            case .success(let source):
+                let result = compiler.check(bytes: source.bytes, path: path)
+                var report = DiagnosticPrinter.FileReport(source: source, path: path, diagnostics: result.diagnostics)
+                report.isArazzo = result.kind == .arazzo
+                guard explain, !result.hasErrors else { return report }
+                if let plan = result.plan {
+                    let hasGoto = plan.workflow.catchRules.contains { if case .goto = $0.action { true } else { false } }
+                    report.explained = [PolicyAnalysisPrinter.Explained(
+                        heading: path, analysis: PolicyAnalysis(plan: plan),
+                        note: hasGoto
+                            ? "per run of a step: a catch rule's goto runs its target and the steps after it again, "
+                                + "at most 3 times in all"
+                            : nil)]
+                }
+                for id in result.arazzoWorkflowIDs {
+                    report.explained.append(Self.explainArazzo(id, of: source, compiler: compiler))
+                }
+                return report
+            }
+        }
+    }
+
     /// The worst case of workflow `id` of the Arazzo document `source`, compiled as `run` compiles it.
     private static func explainArazzo(_ id: String, of source: SourceFile, compiler: WorkflowCompiler)
         -> PolicyAnalysisPrinter.Explained
@@ -152,43 +188,7 @@ struct LintCommand: AsyncParsableCommand {
             notes.append("a retry that runs a step or workflow first runs it and the failed step again, at most "
                 + "\(most) time\(most == 1 ? "" : "s") per rule")
         }
-        explained.gotoNote = notes.isEmpty ? nil : notes.joined(separator: "; ")
+        explained.note = notes.isEmpty ? nil : notes.joined(separator: "; ")
         return explained
-    }
-
-    static func lint(_ files: [String], explain: Bool = false, sourceCopies: [String: String] = [:]) async
-        -> [DiagnosticPrinter.FileReport]
-    {
-        let compiler = {
-            var compiler = WorkflowCompiler().withOpenAPI()
-            compiler.sourceDescriptionCopies = sourceCopies
-            return compiler
-        }()
-        let limit = compiler.loaderLimits.maxFileSize
-        return await files.concurrentMap { path -> DiagnosticPrinter.FileReport in
-            switch SourceFile.read(path, limit: limit) {
-            case .failure(let error):
-                let source: SourceFile? = error.code == .limitExceeded ? SourceFile(path: path, bytes: []) : nil
-                return .init(source: source, path: path, diagnostics: [Diagnostic(error)])
-            case .success(let source):
-                let result = compiler.check(bytes: source.bytes, path: path)
-                var report = DiagnosticPrinter.FileReport(source: source, path: path, diagnostics: result.diagnostics)
-                report.isArazzo = result.kind == .arazzo
-                guard explain, !result.hasErrors else { return report }
-                if let plan = result.plan {
-                    let hasGoto = plan.workflow.catchRules.contains { if case .goto = $0.action { true } else { false } }
-                    report.explained = [PolicyAnalysisPrinter.Explained(
-                        heading: path, analysis: PolicyAnalysis(plan: plan),
-                        gotoNote: hasGoto
-                            ? "per run of a step: a catch rule's goto runs its target and the steps after it again, "
-                                + "at most 3 times in all"
-                            : nil)]
-                }
-                for id in result.arazzoWorkflowIDs {
-                    report.explained.append(Self.explainArazzo(id, of: source, compiler: compiler))
-                }
-                return report
-            }
-        }
     }
 }

@@ -15,8 +15,8 @@ struct PolicyAnalysisPrinter {
         var analysis: PolicyAnalysis?
         /// Why there is no analysis.
         var unexplained = "the file has errors"
-        /// A note under the table when a `goto` can run steps again, with its bound.
-        var gotoNote: String?
+        /// A note under the table: how a `goto` or a retry that runs a step first can run steps again, and its bound.
+        var note: String?
     }
 
     /// The table of one workflow's steps, with its heading.
@@ -45,7 +45,7 @@ struct PolicyAnalysisPrinter {
             out += "  " + cells.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
         }
         out += "  total, the regular steps one after another: \(Self.text(analysis.total))\n"
-        if let note = explained.gotoNote { out += "  (\(note))\n" }
+        if let note = explained.note { out += "  (\(note))\n" }
         return out
     }
 
