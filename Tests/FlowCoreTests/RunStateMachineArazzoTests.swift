@@ -92,7 +92,7 @@ struct RunStateMachineArazzoTests {
         var retry = CatchRule(
             step: nil, when: ErrorMatcher(), action: .run(Located("c", at: at), then: .retry), location: at)
         retry.retryLimit = 2
-        retry.retryAfter = .milliseconds(500)
+        retry.retryDelay = .milliseconds(500)
         let end = CatchRule(step: nil, when: ErrorMatcher(), action: .fail, location: SourceLocation(path: "t.yaml", line: 2, column: 1))
         var run = try machine(onError: ["d": [retry, end]])
         _ = run.start()

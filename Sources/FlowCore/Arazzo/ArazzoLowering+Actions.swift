@@ -71,7 +71,7 @@ extension ArazzoLowering {
                     }
                     var rule = CatchRule(step: nil, when: when, action: .run(first, then: .retry), location: action.location)
                     rule.retryLimit = action.retryLimit?.value ?? 1
-                    rule.retryAfter = .saturating(seconds: action.retryAfter?.value ?? 0)
+                    rule.retryDelay = .saturating(seconds: action.retryAfter?.value ?? 0)
                     step.onError.append(rule)
                     continue
                 }
@@ -118,10 +118,7 @@ extension ArazzoLowering {
     /// The on-demand step that runs workflow `workflowID` for an action, added to the workflow being lowered
     /// (``transfers``); `nil` when it names no workflow that can run.
     mutating func transfer(to workflowID: Located<String>) -> Located<String>? {
-        guard called(workflowID.value) != nil else {
-            _ = callOf(workflowID, inputs: [])  // Reports an unreadable source.
-            return nil
-        }
+        guard calledOrReported(workflowID) != nil else { return nil }
         transfers.append(workflowID)
         return Located(Self.transferStepID(workflowID.value), at: workflowID.location)
     }

@@ -24,21 +24,30 @@ extension ArazzoLowering {
         return CalledWorkflow(workflow: workflow, document: document, path: file)
     }
 
-    /// A call of the workflow `reference` names, with `inputs`; `nil` when it names none, which is reported here
-    /// for a workflow of an `arazzo` source flowrun could not read, and by the checks otherwise.
-    mutating func callOf(_ reference: Located<String>, inputs: [Binding]) -> SubWorkflowCall? {
-        guard let called = called(reference.value) else {
-            if case .sourceDescription(let name, _)? = try? ArazzoExpression.parsingLeniently(reference.value).expression,
-                document.sources.contains(where: { $0.name.value == name && $0.type?.value == "arazzo" })
-            {
-                error(.unreadableFile,
-                      "'\(reference.value)' is a workflow of source '\(name)', which flowrun could not read; give a "
-                          + "local copy with --source \(name)=PATH",
-                      at: reference.location)
-            }
-            return nil
+    /// The workflow `reference` names, or `nil` after reporting a workflow of an `arazzo` source flowrun could not
+    /// read (one that names nothing at all the checks reported).
+    mutating func calledOrReported(_ reference: Located<String>) -> CalledWorkflow? {
+        if let called = called(reference.value) { return called }
+        if case .sourceDescription(let name, _)? = try? ArazzoExpression.parsingLeniently(reference.value).expression,
+            document.sources.contains(where: { $0.name.value == name && $0.type?.value == "arazzo" })
+        {
+            error(.unreadableFile,
+                  "'\(reference.value)' is a workflow of source '\(name)', which flowrun could not read; give a "
+                      + "local copy with --source \(name)=PATH",
+                  at: reference.location)
         }
-        var call = SubWorkflowCall(path: Located(called.path, at: reference.location), inputs: inputs)
+        return nil
+    }
+
+    /// A call of the workflow `reference` names, with `inputs`; `nil` when it names none (``calledOrReported(_:)``).
+    mutating func callOf(_ reference: Located<String>, inputs: [Binding]) -> SubWorkflowCall? {
+        guard let called = calledOrReported(reference) else { return nil }
+        return call(of: called, at: reference.location, inputs: inputs)
+    }
+
+    /// A call of `called`, with `inputs`.
+    private func call(of called: CalledWorkflow, at location: SourceLocation, inputs: [Binding]) -> SubWorkflowCall {
+        var call = SubWorkflowCall(path: Located(called.path, at: location), inputs: inputs)
         call.arazzoWorkflowID = called.workflow.id.value
         return call
     }
@@ -46,10 +55,7 @@ extension ArazzoLowering {
     /// A step `id` that calls the workflow `reference` names with the run's inputs it declares, or only those of
     /// them in `passing`; `nil` when it names none.
     mutating func workflowCallStep(_ reference: Located<String>, id: String, passing: Set<String>?) -> Step? {
-        guard let called = called(reference.value) else {
-            _ = callOf(reference, inputs: [])  // Reports an unreadable source.
-            return nil
-        }
+        guard let called = calledOrReported(reference) else { return nil }
         // An input whose name no expression can read (`$inputs.a b`) is not passed on: the called workflow then
         // reports it missing if it needs it.
         let inputs = Self.inputNames(called.workflow.inputs, in: called.document).compactMap { name -> Binding? in
@@ -62,7 +68,7 @@ extension ArazzoLowering {
             method: Located("GET", at: reference.location), path: .literal(.string("/")),
             pathLocation: reference.location)
         var step = Step(id: Located(id, at: reference.location), location: reference.location, request: placeholder)
-        step.call = callOf(reference, inputs: inputs)
+        step.call = call(of: called, at: reference.location, inputs: inputs)
         return step
     }
 

@@ -36,8 +36,6 @@ struct ArazzoLowering {
     /// The workflows the actions of the workflow being lowered go to (`goto` or `retry` with a `workflowId`): each
     /// is called by an on-demand step, added after the workflow's steps.
     var transfers: [Located<String>] = []
-    /// The run's inputs of the workflow being lowered: those a workflow it calls as a transfer is given.
-    var runInputNames: Set<String> = []
 
     init(_ checked: ArazzoCheck.Checked, serverURLs: [String: String] = [:]) {
         self.checked = checked
@@ -88,7 +86,6 @@ struct ArazzoLowering {
         }
         let inputs = mergedInputs(of: arazzo)
         if let inputs { workflow.inputs = inputSchema(inputs, types: &workflow.types) }
-        runInputNames = Set(Self.inputNames(inputs, in: document))
         transfers = []
         let extensions = checked.extensions
         workflow.environment = extensions.environment
@@ -126,6 +123,8 @@ struct ArazzoLowering {
             previous = step.id.value
             workflow.steps.append(step)
         }
+        // A workflow an action goes to is given the run's inputs of the names it declares.
+        let runInputNames = Set(Self.inputNames(inputs, in: document))
         var added: Set<String> = []
         for called in transfers where added.insert(called.value).inserted {
             guard var step = workflowCallStep(called, id: Self.transferStepID(called.value), passing: runInputNames)

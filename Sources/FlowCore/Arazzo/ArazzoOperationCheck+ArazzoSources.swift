@@ -6,21 +6,14 @@ extension ArazzoOperationCheck {
     mutating func loadArazzoSources() {
         for source in document.sources where source.type?.value == "arazzo" {
             let name = source.name.value
-            let url = source.url.value
-            let path: String
-            let callPath: String
-            if let copy = copies[name] {
-                path = copy  // As the user gave it: relative to the current directory.
-                callPath = copy.hasPrefix("/") ? copy : FileManager.default.currentDirectoryPath + "/" + copy
-            } else if url.hasPrefix("http://") || url.hasPrefix("https://") {
-                warn("source '\(name)' is a remote URL, which flowrun does not fetch: the workflows of it that this "
-                         + "document calls are not checked, and cannot run; point 'url' at a local copy, or give one "
-                         + "with --source \(name)=<path>", at: source.url.location)
+            let unchecked = "the workflows of it that this document calls are not checked, and cannot run"
+            guard let (path, written) = location(of: source) else {
+                warnRemote(source, unchecked: unchecked)
                 continue
-            } else {
-                callPath = url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
-                path = SubWorkflowLoader.resolve(callPath, from: document.path)
             }
+            // A call names the file relative to the calling document, as written; a local copy, by its absolute path.
+            let callPath = written
+                ?? (path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
             switch loader.arazzoDocument(path) {
             case .failure(let failure):
                 warn("cannot read source '\(name)' (\(failure.message)): the workflows of it that this document calls "

@@ -66,18 +66,29 @@ struct ArazzoOperationCheck {
 
     // MARK: Sources
 
-    private mutating func load(_ source: ArazzoDocument.Source) -> OperationSourceDocument? {
+    /// Where `source`'s document is read from: its local copy (`--source`, as the user gave it: relative to the
+    /// current directory), or its `url` as written (`written`) and resolved against the document's own path; `nil`
+    /// for a remote URL (``warnRemote(_:unchecked:)`` says so).
+    func location(of source: ArazzoDocument.Source) -> (path: String, written: String?)? {
+        if let copy = copies[source.name.value] { return (copy, nil) }
         let url = source.url.value
-        let path: String
-        if let copy = copies[source.name.value] {
-            path = copy  // As the user gave it: relative to the current directory.
-        } else if url.hasPrefix("http://") || url.hasPrefix("https://") {
-            warn("source '\(source.name.value)' is a remote URL, which flowrun does not fetch: the operations of its "
-                     + "steps are not checked; point 'url' at a local copy, or give one with "
-                     + "--source \(source.name.value)=<path>, to check them", at: source.url.location)
+        if url.hasPrefix("http://") || url.hasPrefix("https://") { return nil }
+        let written = url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
+        return (SubWorkflowLoader.resolve(written, from: document.path), written)
+    }
+
+    /// The warning for a source whose `url` is remote and has no local copy.
+    mutating func warnRemote(_ source: ArazzoDocument.Source, unchecked: String) {
+        warn("source '\(source.name.value)' is a remote URL, which flowrun does not fetch: \(unchecked); point 'url' "
+                 + "at a local copy, or give one with --source \(source.name.value)=<path>, to check them",
+             at: source.url.location)
+    }
+
+    private mutating func load(_ source: ArazzoDocument.Source) -> OperationSourceDocument? {
+        let unchecked = "the operations of its steps are not checked"
+        guard let (path, _) = location(of: source) else {
+            warnRemote(source, unchecked: unchecked)
             return nil
-        } else {
-            path = SubWorkflowLoader.resolve(url.hasPrefix("file://") ? String(url.dropFirst(7)) : url, from: document.path)
         }
         let prefix = source.name.value + "."
         switch loader.document(path, typePrefix: prefix, read: { read($0, path, prefix) }) {

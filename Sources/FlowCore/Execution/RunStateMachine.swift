@@ -330,7 +330,7 @@ struct RunStateMachine {
             if then == .retry {
                 // Counted before anything runs, so the rule's limit holds whatever the handler does.
                 handlerRetries[report.id, default: [:]][Self.retryKey(of: rule), default: 0] += 1
-                retryDelay = rule.retryAfter
+                retryDelay = rule.retryDelay
             }
             guard plan.step(target.value) != nil else {
                 // The compiler refuses a handler that does not exist; nothing to run.

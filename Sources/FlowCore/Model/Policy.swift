@@ -236,7 +236,7 @@ package struct CatchRule: Sendable {
     package var retryLimit = 1
     /// For `run` with ``Continuation/retry``: how long to wait before the handler runs (Arazzo's `retryAfter`);
     /// a longer `Retry-After` of the failed response, up to ``RetryRule/defaultRetryAfterMax``, is waited instead.
-    package var retryAfter = Duration.zero
+    package var retryDelay = Duration.zero
 
     /// The default of ``maxVisits``.
     package static let defaultMaxVisits = 3

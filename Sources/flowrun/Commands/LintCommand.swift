@@ -145,13 +145,8 @@ struct LintCommand: AsyncParsableCommand {
                 report.isArazzo = result.kind == .arazzo
                 guard explain, !result.hasErrors else { return report }
                 if let plan = result.plan {
-                    let hasGoto = plan.workflow.catchRules.contains { if case .goto = $0.action { true } else { false } }
                     report.explained = [PolicyAnalysisPrinter.Explained(
-                        heading: path, analysis: PolicyAnalysis(plan: plan),
-                        note: hasGoto
-                            ? "per run of a step: a catch rule's goto runs its target and the steps after it again, "
-                                + "at most 3 times in all"
-                            : nil)]
+                        heading: path, analysis: PolicyAnalysis(plan: plan), note: Self.rerunNote(plan))]
                 }
                 for id in result.arazzoWorkflowIDs {
                     report.explained.append(Self.explainArazzo(id, of: source, compiler: compiler))
@@ -176,19 +171,26 @@ struct LintCommand: AsyncParsableCommand {
             return explained
         }
         explained.analysis = PolicyAnalysis(plan: plan)
-        let rules = plan.steps.flatMap(\.step.onError)
-        let gotos = plan.steps.contains { !$0.step.onSuccess.isEmpty }
-            || rules.contains { if case .goto = $0.action { true } else { false } }
-        let retries = rules.filter { if case .run(_, .retry) = $0.action { true } else { false } }
+        explained.note = rerunNote(plan)
+        return explained
+    }
+
+    /// What the figures per run of a step leave out: the rules that run steps again (a `goto`, an Arazzo `retry`
+    /// that runs a step first), with their bounds as the plan has them; `nil` when there are none.
+    private static func rerunNote(_ plan: Plan) -> String? {
+        let rules = plan.workflow.catchRules + plan.steps.flatMap(\.step.onError)
+        let gotoVisits = rules.compactMap { if case .goto = $0.action { $0.maxVisits } else { nil } }
+            + plan.steps.flatMap(\.step.onSuccess).compactMap { if case .goto = $0.action { $0.maxVisits } else { nil } }
+        let retries = rules.compactMap { if case .run(_, .retry) = $0.action { $0.retryLimit } else { nil } }
         var notes: [String] = []
-        if gotos {
-            notes.append("per run of a step: a goto runs its target and the steps after it again, at most 100 times in a run")
+        if let most = gotoVisits.max() {
+            notes.append("per run of a step: a goto runs its target and the steps after it again, its target at most "
+                + "\(most) times in a run")
         }
-        if let most = retries.map(\.retryLimit).max() {
+        if let most = retries.max() {
             notes.append("a retry that runs a step or workflow first runs it and the failed step again, at most "
                 + "\(most) time\(most == 1 ? "" : "s") per rule")
         }
-        explained.note = notes.isEmpty ? nil : notes.joined(separator: "; ")
-        return explained
+        return notes.isEmpty ? nil : notes.joined(separator: "; ")
     }
 }
