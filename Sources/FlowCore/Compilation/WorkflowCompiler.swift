@@ -22,11 +22,23 @@ public struct WorkflowCompiler: Sendable {
         /// What the file is. An Arazzo document has a plan only when the compiler ``compilesArazzo`` one of its
         /// workflows.
         public var kind: DocumentKind = .workflow
-        /// The ids of an Arazzo document's workflows, in the order written; empty for a flowrun workflow.
-        public var arazzoWorkflowIDs: [String] = []
+        /// Each workflow of an Arazzo document without errors, in the order written, as `run` compiles it (without
+        /// `--server`); empty for a flowrun workflow.
+        public var arazzoWorkflows: [ArazzoWorkflowCompilation] = []
 
         /// Whether any diagnostic is an error.
         public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    }
+
+    /// One workflow of an Arazzo document, compiled: its plan, or the first error that keeps it from running here
+    /// (a server to name, a source to copy, as well as a mistake).
+    public struct ArazzoWorkflowCompilation: Sendable {
+        /// Its `workflowId`.
+        public var id: String
+        /// The plan, when it has no errors.
+        public var plan: Plan?
+        /// Its first error, when it has one.
+        public var error: Diagnostic?
     }
 
     /// The kinds of file the compiler reads.
@@ -139,7 +151,6 @@ public struct WorkflowCompiler: Sendable {
         let operations = operationSourceLoader.map { (loader: loader, read: $0, copies: sourceDescriptionCopies) }
         let checked = ArazzoCheck.checkForLowering(root, path: path, operations: operations)
         var result = Result(plan: nil, diagnostics: checked.diagnostics, kind: .arazzo)
-        result.arazzoWorkflowIDs = checked.document.workflows.map(\.id.value)
         // Without an OpenAPI reader no step can be lowered; with errors, lowering would only repeat them.
         guard operationSourceLoader != nil, !result.hasErrors else { return result }
         // Linting, every workflow is lowered and compiled too: for what lowering finds in the document (a criterion
@@ -176,6 +187,8 @@ public struct WorkflowCompiler: Sendable {
                 result.diagnostics.append(diagnostic)
             }
             if chosen != nil, compilesArazzo { result.plan = compiled.plan }
+            result.arazzoWorkflows.append(ArazzoWorkflowCompilation(
+                id: arazzo.id.value, plan: compiled.plan, error: compiled.diagnostics.first { $0.severity == .error }))
         }
         result.diagnostics = Diagnostic.sortedByLocation(result.diagnostics)
         if result.hasErrors { result.plan = nil }

@@ -148,26 +148,22 @@ struct LintCommand: AsyncParsableCommand {
                     report.explained = [PolicyAnalysisPrinter.Explained(
                         heading: path, analysis: PolicyAnalysis(plan: plan), note: Self.rerunNote(plan))]
                 }
-                for id in result.arazzoWorkflowIDs {
-                    report.explained.append(Self.explainArazzo(id, of: source, compiler: compiler))
+                for workflow in result.arazzoWorkflows {
+                    report.explained.append(Self.explain(workflow, of: path))
                 }
                 return report
             }
         }
     }
 
-    /// The worst case of workflow `id` of the Arazzo document `source`, compiled as `run` compiles it.
-    private static func explainArazzo(_ id: String, of source: SourceFile, compiler: WorkflowCompiler)
+    /// The worst case of `workflow` of the Arazzo document at `path`, compiled as `run` compiles it when lint
+    /// checked the document.
+    private static func explain(_ workflow: WorkflowCompiler.ArazzoWorkflowCompilation, of path: String)
         -> PolicyAnalysisPrinter.Explained
     {
-        var compiler = compiler
-        compiler.compilesArazzo = true
-        compiler.arazzoWorkflowID = id
-        let result = compiler.check(bytes: source.bytes, path: source.path)
-        var explained = PolicyAnalysisPrinter.Explained(heading: "\(source.path)#\(id)", workflowID: id)
-        guard let plan = result.plan else {
-            let error = result.diagnostics.first { $0.severity == .error }
-            explained.unexplained = error.map { "it cannot be run here: \($0.message)" } ?? "it has errors"
+        var explained = PolicyAnalysisPrinter.Explained(heading: "\(path)#\(workflow.id)", workflowID: workflow.id)
+        guard let plan = workflow.plan else {
+            explained.unexplained = workflow.error.map { "it cannot be run here: \($0.message)" } ?? "it has errors"
             return explained
         }
         explained.analysis = PolicyAnalysis(plan: plan)
