@@ -80,7 +80,7 @@ struct GraphCommand: ParsableCommand {
 }
 
 /// The languages `flowrun graph` writes.
-enum GraphFormat: String, CaseIterable, ExpressibleByArgument {
+enum GraphFormat: String, CommandLineChoice {
     /// A Mermaid flowchart, which Markdown previewers draw.
     case mermaid
     /// Graphviz's DOT language, for `dot -Tsvg` and `dot -Tpng`.

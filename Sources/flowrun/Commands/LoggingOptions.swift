@@ -22,4 +22,4 @@ struct LoggingOptions: ParsableArguments {
     }
 }
 
-extension Logger.Level: @retroactive ExpressibleByArgument {}
+extension Logger.Level: @retroactive ExpressibleByArgument, CommandLineChoice {}

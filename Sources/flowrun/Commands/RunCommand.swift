@@ -524,7 +524,7 @@ struct RunCommand: AsyncParsableCommand {
 }
 
 /// How `flowrun run` prints its result.
-enum RunOutputFormat: String, CaseIterable, ExpressibleByArgument {
+enum RunOutputFormat: String, CommandLineChoice {
     /// A line per step as it finishes, then the outputs.
     case human
     /// One JSON document: outputs and the run report.

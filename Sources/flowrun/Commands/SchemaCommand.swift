@@ -30,7 +30,7 @@ struct SchemaCommand: ParsableCommand {
     )
 
     /// The file formats that have a schema.
-    enum Format: String, CaseIterable, ExpressibleByArgument {
+    enum Format: String, CommandLineChoice {
         case workflow, mock, test
 
         /// The schema's text, compiled into the binary from `schemas/`.

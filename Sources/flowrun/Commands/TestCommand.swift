@@ -186,7 +186,7 @@ struct CaseFilter {
 }
 
 /// How `flowrun test` prints its results.
-enum TestOutputFormat: String, CaseIterable, ExpressibleByArgument {
+enum TestOutputFormat: String, CommandLineChoice {
     /// A line per case with a diff under each failure, then a summary.
     case human
     /// One JSON document.

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// How `flowrun lint` prints its findings.
-enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+enum OutputFormat: String, CommandLineChoice {
     /// Compiler-style lines with the source line and a caret, for people.
     case human
     /// One JSON document, for programs.

@@ -1,5 +1,5 @@
-public import ArgumentParser
+import ArgumentParser
 import FlowCore
 
 /// `--check-responses warn|error|off`.
-extension ResponseConformance: ExpressibleByArgument {}
+extension ResponseConformance: CommandLineChoice {}
