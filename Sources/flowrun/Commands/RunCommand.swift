@@ -319,6 +319,24 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = logging.makeLogger()
+        let processEnvironment = ProcessInfo.processInfo.environment
+        // The HTTP client needs only the options: it is made while the workflow compiles. A bad option is
+        // reported where it always was, after the workflow's own errors.
+        let bodyLimit: Int? =  // nil: --max-body-size is not a size
+            if let maxBodySize { ByteCount(parsing: maxBodySize)?.bytes } else {
+                AsyncHTTPClientDispatcher.Configuration.defaultMaxResponseBodySize
+            }
+        let network = Result { () throws(NetworkOptions.Invalid) in
+            try NetworkOptions(
+                proxy: proxy, connectTimeout: connectTimeout, caCertificates: caCertificates, certificate: certificate,
+                key: key, environment: processEnvironment)
+        }
+        let http: PreparedHTTPDispatcher? =
+            if let bodyLimit, case .success(let network) = network {
+                PreparedHTTPDispatcher(insecure: insecure, maxResponseBodySize: bodyLimit, network: network)
+            } else {
+                nil
+            }
         let plan = try PlanLoader(commandName: "run", format: format == .github ? .github : .human, arazzo: arazzo).load(file)
         let inputs = try RunInputs(plan: plan).collect(pairs: inputPairs, file: inputsFile)
         // Every row is read before the first request, so a malformed one sends nothing.
@@ -326,7 +344,7 @@ struct RunCommand: AsyncParsableCommand {
         let environment: [String: String]
         do {
             environment = try (envFile.map { try DotEnv.load($0) } ?? [:])
-                .merging(ProcessInfo.processInfo.environment) { _, process in process }
+                .merging(processEnvironment) { _, process in process }
         } catch {
             Self.fail("\(error)")
         }
@@ -341,18 +359,11 @@ struct RunCommand: AsyncParsableCommand {
             let hint = selected == "mock" ? " (the mock dispatcher needs --mock <stub file>)" : ""
             Self.fail("no dispatcher named '\(selected)'\(hint); available: \((registry.names + ["http"]).sorted().joined(separator: ", "))")
         }
-        var bodyLimit = AsyncHTTPClientDispatcher.Configuration.defaultMaxResponseBodySize
-        if let maxBodySize {
-            guard let size = ByteCount(parsing: maxBodySize) else {
-                Self.fail("--max-body-size: '\(maxBodySize)' is not a size; write one such as 50MiB, 512KiB, 2MB or 1048576")
-            }
-            bodyLimit = size.bytes
+        if let maxBodySize, bodyLimit == nil {
+            Self.fail("--max-body-size: '\(maxBodySize)' is not a size; write one such as 50MiB, 512KiB, 2MB or 1048576")
         }
-        let network: NetworkOptions
         do {
-            network = try NetworkOptions(
-                proxy: proxy, connectTimeout: connectTimeout, caCertificates: caCertificates, certificate: certificate,
-                key: key, environment: ProcessInfo.processInfo.environment)
+            _ = try network.get()
             // A server's proxy and certificate files are the HTTP dispatcher's: a mock run does not read them.
             if selected == nil || selected == "http" {
                 try NetworkOptions.checkServers(of: plan, environment: environment)
@@ -390,10 +401,10 @@ struct RunCommand: AsyncParsableCommand {
             format: format, stderrIsTerminal: Terminal.isColorTerminal(STDERR_FILENO), verbose: verbose)
         let exchangeObservers: [any ExchangeObserver] =
             (verbose > 0 ? [printer] : []) + (har.map { [$0] } ?? []) + (recording.map { [$0.recorder] } ?? [])
+        guard let http else { preconditionFailure("the options that make the HTTP client were checked above") }
         let engine = EngineSetup(
-            registry: registry, selected: selected, logger: logger, maxConcurrency: maxConcurrency,
-            insecure: insecure, bodyLimit: bodyLimit, network: network, exchangeObservers: exchangeObservers,
-            responseConformance: checkResponses)
+            registry: registry, selected: selected, logger: logger, maxConcurrency: maxConcurrency, http: http,
+            exchangeObservers: exchangeObservers, responseConformance: checkResponses)
         if repeatCount != nil || rows != nil {
             let runs = (rows.map { $0.map(Optional.some) } ?? [nil]).flatMap { row in Array(repeating: row, count: repeatCount ?? 1) }
             let series = RunSeries(printer: printer, total: runs.count)
@@ -456,7 +467,7 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    /// The engine the options describe, made on an HTTP client of its own that is shut down after the runs.
+    /// The engine the options describe, on the run's own HTTP client, which is shut down after the runs.
     ///
     /// Every run of a `--repeat` or `--inputs-each` series runs on the one engine, so they share its
     /// circuit breakers, the HTTP client's connection pool and the mock's sequences.
@@ -465,45 +476,29 @@ struct RunCommand: AsyncParsableCommand {
         var selected: String?
         var logger: Logger
         var maxConcurrency: Int
-        var insecure: Bool
-        var bodyLimit: Int
-        var network: NetworkOptions
+        var http: PreparedHTTPDispatcher
         var exchangeObservers: [any ExchangeObserver]
         var responseConformance: ResponseConformance = .warn
 
-        ///
-        /// `body`'s result comes back as soon as it returns, before the HTTP clients have shut down: a client
-        /// keeps trying to open a connection that a request gave up on at its time limit (a host that drops
-        /// packets) until the connect timeout, and the command must not wait for that. The shutdown goes on
-        /// while the command prints and writes its files, and ends with the process.
+        /// Runs `body` with the engine; its result comes back before the HTTP client has shut down
+        /// (``PreparedHTTPDispatcher/use(_:)``).
+        /// - Throws: The error of making the HTTP client, when it could not be made.
         func run<Result: Sendable>(_ body: @escaping @Sendable (Engine<ContinuousClock>) async -> Result) async throws
             -> Result
         {
-            let (results, delivery) = AsyncStream.makeStream(of: Result.self)
             let setup = self
-            let clients = Task {
-                defer { delivery.finish() }
+            return try await http.use { http in
                 var registry = setup.registry
-                try await AsyncHTTPClientDispatcher.withDispatcher(
-                    insecure: setup.insecure, maxResponseBodySize: setup.bodyLimit, proxies: setup.network.proxies,
-                    connectTimeout: setup.network.connectTimeout, tls: setup.network.tls
-                ) { http in
-                    registry.register(http, as: "http")
-                    var engine = Engine(
-                        dispatchers: registry, logger: setup.logger, maxConcurrentSteps: setup.maxConcurrency)
-                    engine.dispatcherOverride = setup.selected
-                    engine.responseConformance = setup.responseConformance
-                    if !setup.exchangeObservers.isEmpty {
-                        engine.exchangeObserver = setup.exchangeObservers.count == 1
-                            ? setup.exchangeObservers[0] : ExchangeFanOut(observers: setup.exchangeObservers)
-                    }
-                    delivery.yield(await body(engine))
+                registry.register(http, as: "http")
+                var engine = Engine(dispatchers: registry, logger: setup.logger, maxConcurrentSteps: setup.maxConcurrency)
+                engine.dispatcherOverride = setup.selected
+                engine.responseConformance = setup.responseConformance
+                if !setup.exchangeObservers.isEmpty {
+                    engine.exchangeObserver = setup.exchangeObservers.count == 1
+                        ? setup.exchangeObservers[0] : ExchangeFanOut(observers: setup.exchangeObservers)
                 }
+                return await body(engine)
             }
-            for await result in results { return result }
-            // The body never ran: the clients could not be made. Their error says why.
-            try await clients.value
-            throw CancellationError()
         }
     }
 
