@@ -21,13 +21,18 @@ final class SubWorkflowLoader {
     private var documents: [String: Swift.Result<OperationSourceDocument, FlowError>] = [:]
     /// The Arazzo documents read as sources of another, by canonical path.
     private var arazzoDocuments: [String: Swift.Result<ArazzoDocument, FlowError>] = [:]
-    /// The files being compiled, the top-level file first: canonical path and the path to show.
+    /// The top-level file, as its path was given.
+    private let topLevel: String
+    /// The top-level file's canonical path, worked out when a call first needs it: resolving symbolic links costs
+    /// a system call per component of the path, and most workflows call no other file.
+    private lazy var topLevelCanonical = Self.canonical(topLevel)
+    /// The files being compiled below the top-level one, the outermost first: canonical path and the path to show.
     private var chain: [(canonical: String, shown: String)] = []
 
     /// Creates a loader for the compilation of the file at `path`.
     init(compiler: WorkflowCompiler, path: String) {
         self.compiler = compiler
-        chain = [(Self.canonical(path), path)]
+        topLevel = path
     }
 
     /// The path of the file that `written` names in the file at `callerPath`: relative to the caller's
@@ -103,6 +108,9 @@ final class SubWorkflowLoader {
     func load(_ path: String, arazzoWorkflowID: String? = nil) -> Outcome {
         let canonical = Self.canonical(path) + (arazzoWorkflowID.map { "#" + $0 } ?? "")
         let shown = path + (arazzoWorkflowID.map { "#" + $0 } ?? "")
+        if canonical == topLevelCanonical {
+            return .cycle([topLevel] + chain.map(\.shown) + [shown])
+        }
         if let start = chain.firstIndex(where: { $0.canonical == canonical }) {
             return .cycle(chain[start...].map(\.shown) + [shown])
         }
