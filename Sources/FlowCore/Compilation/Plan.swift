@@ -146,10 +146,12 @@ package struct PlannedStep: Sendable {
         let loweredRequest: LoweredRequest
         let position: Int?
 
+        /// - Parameter loweredRequest: The request lowered, when it is known already (the same step and
+        ///   server); `nil` lowers it.
         init(
             step: Step, dependencies: [String], server: Server?, interceptors: [InterceptorDeclaration],
             policy: Policy?, dispatcher: String, outputTypes: [String: JSONSchema], outputNames: [String],
-            subWorkflow: Plan?, position: Int?
+            subWorkflow: Plan?, position: Int?, loweredRequest: LoweredRequest? = nil
         ) {
             self.position = position
             self.outputNames = outputNames
@@ -161,7 +163,7 @@ package struct PlannedStep: Sendable {
             self.policy = policy
             self.dispatcher = dispatcher
             self.outputTypes = outputTypes
-            self.loweredRequest = LoweredRequest(step.request, server: server)
+            self.loweredRequest = loweredRequest ?? LoweredRequest(step.request, server: server)
         }
     }
 
@@ -200,7 +202,7 @@ package struct PlannedStep: Sendable {
             storage = Storage(
                 step: step, dependencies: newValue, server: server, interceptors: interceptors, policy: policy,
                 dispatcher: dispatcher, outputTypes: outputTypes, outputNames: outputNames, subWorkflow: subWorkflow,
-                position: position)
+                position: position, loweredRequest: loweredRequest)
         }
     }
     /// The server the request goes to; `nil` when the path is an absolute URL.
