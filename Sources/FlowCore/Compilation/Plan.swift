@@ -143,15 +143,14 @@ package struct PlannedStep: Sendable {
         let outputTypes: [String: JSONSchema]
         let outputNames: [String]
         let subWorkflow: Plan?
-        let loweredRequest: LoweredRequest
+        /// The request lowered for sending; `nil` until the step is a step of a finished plan.
+        let loweredRequest: LoweredRequest?
         let position: Int?
 
-        /// - Parameter loweredRequest: The request lowered, when it is known already (the same step and
-        ///   server); `nil` lowers it.
         init(
             step: Step, dependencies: [String], server: Server?, interceptors: [InterceptorDeclaration],
             policy: Policy?, dispatcher: String, outputTypes: [String: JSONSchema], outputNames: [String],
-            subWorkflow: Plan?, position: Int?, loweredRequest: LoweredRequest? = nil
+            subWorkflow: Plan?, position: Int?, loweredRequest: LoweredRequest?
         ) {
             self.position = position
             self.outputNames = outputNames
@@ -163,7 +162,7 @@ package struct PlannedStep: Sendable {
             self.policy = policy
             self.dispatcher = dispatcher
             self.outputTypes = outputTypes
-            self.loweredRequest = loweredRequest ?? LoweredRequest(step.request, server: server)
+            self.loweredRequest = loweredRequest
         }
     }
 
@@ -177,20 +176,23 @@ package struct PlannedStep: Sendable {
         storage = Storage(
             step: step, dependencies: dependencies, server: server, interceptors: interceptors, policy: policy,
             dispatcher: dispatcher, outputTypes: outputTypes, outputNames: outputNames, subWorkflow: subWorkflow,
-            position: position)
+            position: position, loweredRequest: nil)
     }
 
     /// The step at `position` of its plan (`nil` for a compensation's request), with every step output its
-    /// expressions read resolved to its slot by `resolver`.
+    /// expressions read resolved to its slot by `resolver`, and its request lowered for sending: the step as
+    /// the finished plan holds it.
     func resolvingSlots(with resolver: SlotResolver, position: Int?) -> PlannedStep {
         var step = step
         resolver.resolve(&step)
         var policy = policy
         if policy != nil { resolver.resolve(&policy!) }
-        return PlannedStep(
+        var resolved = self
+        resolved.storage = Storage(
             step: step, dependencies: dependencies, server: server, interceptors: interceptors, policy: policy,
             dispatcher: dispatcher, outputTypes: outputTypes, outputNames: outputNames, subWorkflow: subWorkflow,
-            position: position)
+            position: position, loweredRequest: LoweredRequest(step.request, server: server))
+        return resolved
     }
 
     /// The step as declared.
@@ -202,7 +204,7 @@ package struct PlannedStep: Sendable {
             storage = Storage(
                 step: step, dependencies: newValue, server: server, interceptors: interceptors, policy: policy,
                 dispatcher: dispatcher, outputTypes: outputTypes, outputNames: outputNames, subWorkflow: subWorkflow,
-                position: position, loweredRequest: loweredRequest)
+                position: position, loweredRequest: storage.loweredRequest)
         }
     }
     /// The server the request goes to; `nil` when the path is an absolute URL.
@@ -215,8 +217,17 @@ package struct PlannedStep: Sendable {
     package var dispatcher: String { storage.dispatcher }
     /// The statically known type of each output, by output name; absent when unknown.
     package var outputTypes: [String: JSONSchema] { storage.outputTypes }
-    /// The step's request lowered for sending: what does not depend on the run, worked out once.
-    var loweredRequest: LoweredRequest { _read { yield storage.loweredRequest } }
+    /// The step's request lowered for sending: what does not depend on the run, worked out once, when the plan
+    /// is finished (a step still being compiled lowers it when asked).
+    var loweredRequest: LoweredRequest {
+        _read {
+            if let lowered = storage.loweredRequest {
+                yield lowered
+            } else {
+                yield LoweredRequest(storage.step.request, server: storage.server)
+            }
+        }
+    }
     /// The step's position in its plan's ``Plan/steps``, where the run keeps what it knows of it; `nil` for a
     /// compensation's inline request, which is no step of the plan.
     var position: Int? { storage.position }
