@@ -206,7 +206,7 @@ private struct TreeBuilder {
         /// A key waiting for its value.
         var pendingKey: Child?
         /// The line where each key text was first defined, for duplicate detection and merge precedence.
-        var keyLines: [String: Int] = [:]
+        var keyLines = KeyLines()
         /// The pairs a `<<` brings in, and the index in `pairs` where they go.
         var merge: (index: Int, pairs: [YAMLPair])?
         var size = 1
@@ -454,7 +454,7 @@ private struct TreeBuilder {
                 at: key.reference
             )
         }
-        stack[top].keyLines[scalar.text] = key.reference.line
+        stack[top].keyLines.insert(scalar.text, line: key.reference.line)
         stack[top].pendingKey = key
     }
 
