@@ -14,7 +14,10 @@
 /// - the headers every request starts with (`Accept`, `User-Agent`).
 ///
 /// ``RequestBuilder`` turns it into a ``StepRequest``, writing the URL once.
-struct LoweredRequest: Sendable {
+///
+/// A class, as immutable as the plan that holds it: the builder reads it at every attempt, and a struct of this
+/// many arrays and strings was copied field by field, a reference count each, for every request.
+final class LoweredRequest: Sendable {
     /// Where the URL of the request starts.
     enum Base: Sendable {
         /// The path is an absolute URL. (A path that starts with an expression takes the server's base unless
@@ -99,6 +102,15 @@ struct LoweredRequest: Sendable {
     let tail: [PathPart]
     /// The whole path when it binds nothing, for ``segments`` and ``tail`` written out once.
     let fixedPath: String?
+    /// The position in ``segments`` of the first segment that binds a value; `segments.count` when none does.
+    let firstBoundSegment: Int
+    /// The segments before ``firstBoundSegment`` written out once, with the `/` that follows them when a bound
+    /// segment does: what every URL of the step has after its base (and ``start``) before the first bound value.
+    let leadingPath: String
+    /// For a fixed base (``Base/fixed(_:)``) and no ``start``: the base followed by the path up to its first bound
+    /// value, or by the whole path when it binds nothing (``fixedPath``). Every URL of the step begins with it, so
+    /// a request writes only what its bound values add.
+    let urlPrefix: String?
     /// Whether the path as written carries a query (a literal `?`), so declared query parameters join it with `&`.
     let pathHasQuery: Bool
     let query: [QueryItem]
@@ -164,6 +176,16 @@ struct LoweredRequest: Sendable {
             fixedPath = Self.text(of: segments) + tail.map { if case .literal(let text) = $0 { text } else { "" } }.joined()
         } else {
             fixedPath = nil
+        }
+        let firstBoundSegment = segments.firstIndex(where: \.isBound) ?? segments.count
+        self.firstBoundSegment = firstBoundSegment
+        // The `/` after the leading segments belongs to them when a bound segment follows.
+        leadingPath = Self.text(of: Array(segments[..<firstBoundSegment]))
+            + (firstBoundSegment > 0 && firstBoundSegment < segments.count ? "/" : "")
+        if case .fixed(let base) = base, start == nil {
+            urlPrefix = base + (fixedPath ?? leadingPath)
+        } else {
+            urlPrefix = nil
         }
 
         query = request.query.map { binding in

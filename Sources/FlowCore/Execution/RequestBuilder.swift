@@ -112,6 +112,15 @@ struct RequestBuilder: Sendable {
         of lowered: LoweredRequest, _ planned: PlannedStep, in scope: RunScope, startsWithServer: inout Bool
     ) throws(FlowError) -> String {
         if let error = lowered.pathError { throw error }
+        // A fixed server and no leading expression: the base and the path's literal start are written out already.
+        if let prefix = lowered.urlPrefix {
+            startsWithServer = true
+            if lowered.fixedPath != nil { return prefix }
+            var url = prefix
+            url.reserveCapacity(prefix.utf8.count + lowered.capacityHint)
+            try appendBoundPath(of: lowered, planned, to: &url, in: scope)
+            return url
+        }
         // A leading expression whose value is an absolute URL needs no server.
         var start: String?
         if let expression = lowered.start {
@@ -165,8 +174,19 @@ struct RequestBuilder: Sendable {
             url += fixedPath
             return
         }
-        for (index, segment) in lowered.segments.enumerated() {
-            if index > 0 { url.append("/") }
+        url += lowered.leadingPath
+        try appendBoundPath(of: lowered, planned, to: &url, in: scope)
+    }
+
+    /// Appends the path from its first bound segment on (``LoweredRequest/firstBoundSegment``), and its tail, to
+    /// `url`, which ends with the path's ``LoweredRequest/leadingPath``.
+    private func appendBoundPath(
+        of lowered: LoweredRequest, _ planned: PlannedStep, to url: inout String, in scope: RunScope
+    ) throws(FlowError) {
+        let segments = lowered.segments
+        for index in lowered.firstBoundSegment..<segments.count {
+            let segment = segments[index]
+            if index > lowered.firstBoundSegment { url.append("/") }
             guard segment.isBound else {
                 for case .literal(let text) in segment.parts { url += text }
                 continue
