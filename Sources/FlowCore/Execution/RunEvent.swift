@@ -33,7 +33,10 @@ enum RunEvent: Sendable, Codable {
 }
 
 /// Where a run's events go as they happen, in order: a journal.
-protocol RunJournal: Sendable {
+///
+/// Class-bound, as a store of events is an object: the run holds its journal as one reference, which its driver
+/// reads at every event, rather than as an existential value copied through its value witnesses each time.
+protocol RunJournal: AnyObject, Sendable {
     /// Records `event`, the next of the run.
     func record(_ event: RunEvent)
 }

@@ -1,3 +1,4 @@
+import Logging
 import Tracing
 
 /// One run of a plan: checks the inputs, initialises the vars, schedules the steps and applies `catch` rules.
@@ -97,6 +98,7 @@ struct RunExecution: Sendable {
         let runner = StepRunner(
             plan: plan, dispatchers: engine.dispatchers, dispatcherOverride: engine.dispatcherOverride,
             interceptorRegistry: engine.interceptors, clock: engine.clock, logger: engine.logger,
+            logLevel: engine.logger.logLevel,
             runLogger: RunLogger(engine.logger),
             builder: RequestBuilder(plan: plan, validator: validator), validator: validator, redactor: redactor,
             coordinator: RefreshCoordinator(), runStart: start, unixTime: engine.unixTime, jitter: engine.jitter,

@@ -10,6 +10,10 @@ struct StepRunner: Sendable {
     let interceptorRegistry: InterceptorRegistry
     let clock: EngineClock
     let logger: Logger
+    /// ``logger``'s level, read once per run. swift-log requires a handler's level to have value semantics, so it
+    /// cannot change under this copy of the logger; reading it through the logger copies the handler out of its
+    /// existential, which the debug and trace lines of every step would otherwise do each time.
+    let logLevel: Logger.Level
     /// ``logger`` in the box the dispatchers' contexts share, made once per run.
     let runLogger: RunLogger
     let builder: RequestBuilder
@@ -50,7 +54,7 @@ struct StepRunner: Sendable {
     private func run(_ planned: PlannedStep, scope: RunScope, asRefresh: Bool, in span: (any Span)?) async
         -> StepResult
     {
-        logger.debug("step started", metadata: ["step": "\(planned.id)"])
+        if logLevel <= .debug { logger.debug("step started", metadata: ["step": "\(planned.id)"]) }
         let result =
             if let callee = planned.subWorkflow {
                 await runSubWorkflow(planned, callee, scope: scope)
@@ -62,13 +66,15 @@ struct StepRunner: Sendable {
                 await runStep(planned, scope: scope, asRefresh: asRefresh, span: span)
             }
         if let span { RunTracer.annotate(step: span, report: result.report, asRefresh: asRefresh) }
-        logger.debug(
-            "step finished",
-            metadata: [
-                "step": "\(planned.id)", "status": "\(result.report.status.rawValue)",
-                "attempts": "\(result.report.attempts.count)", "duration": "\(result.report.duration)",
-                "error": "\(result.error.map(\.code.name) ?? "none")",
-            ])
+        if logLevel <= .debug {
+            logger.debug(
+                "step finished",
+                metadata: [
+                    "step": "\(planned.id)", "status": "\(result.report.status.rawValue)",
+                    "attempts": "\(result.report.attempts.count)", "duration": "\(result.report.duration)",
+                    "error": "\(result.error.map(\.code.name) ?? "none")",
+                ])
+        }
         return result
     }
 
@@ -286,8 +292,10 @@ struct StepRunner: Sendable {
     /// Logs the end of the attempt `report` describes, after its span, if it has one, has ended.
     @inline(__always)
     private func logFinished(_ report: borrowing AttemptReport, of planned: PlannedStep) {
+        let level: Logger.Level = report.error == nil ? .trace : .debug
+        guard logLevel <= level else { return }
         logger.log(
-            level: report.error == nil ? .trace : .debug, "attempt finished",
+            level: level, "attempt finished",
             metadata: [
                 "step": "\(planned.id)", "attempt": "\(report.number)", "url": "\(report.url)",
                 "status": "\(report.status.map(String.init) ?? "none")",
@@ -349,12 +357,14 @@ struct StepRunner: Sendable {
             // Before the interceptors, so a signing interceptor signs the headers that are sent.
             tracer.inject(into: &request.headers)
             outcome.request = request
-            logger.trace(
-                "sending request",
-                metadata: [
-                    "step": "\(planned.id)", "attempt": "\(number)", "method": "\(request.method)",
-                    "url": "\(redactor.redact(url: request.url))",
-                ])
+            if logLevel <= .trace {
+                logger.trace(
+                    "sending request",
+                    metadata: [
+                        "step": "\(planned.id)", "attempt": "\(number)", "method": "\(request.method)",
+                        "url": "\(redactor.redact(url: request.url))",
+                    ])
+            }
             if let breaker, let breakerKey {
                 try circuitBreakers.acquire(breakerKey, breaker)
                 passedBreaker = true
