@@ -18,15 +18,35 @@ struct RunScope: Sendable {
         }
     }
 
+    /// What a scope inside a `forEach`, `repeat` or `paginate` step adds, in one immutable object: most scopes
+    /// are in no loop, and every step copies its scope a few times, so the item and the position (enums with
+    /// strings in them) are one optional reference to copy rather than values copied case by case.
+    private final class Loop: Sendable {
+        let item: JSONValue?
+        let position: LoopPosition
+
+        init(item: JSONValue?, position: LoopPosition) {
+            self.item = item
+            self.position = position
+        }
+    }
+
     private let shared: Shared
+    private var loop: Loop?
     /// The outputs of the steps that completed before this scope's step started.
     var stepOutputs: OutputTable
     var response: DecodedResponse?
     /// The current item of a `forEach` step, what `$item` reads; `nil` outside one.
-    var item: JSONValue?
+    var item: JSONValue? {
+        get { loop?.item }
+        set { loop = Loop(item: newValue, position: position) }
+    }
     /// Where in a loop the step runs: the item and iteration indexes its attempts are reported with, and the
     /// page a paginated step fetches.
-    var position = LoopPosition()
+    var position: LoopPosition {
+        get { loop?.position ?? LoopPosition() }
+        set { loop = Loop(item: item, position: newValue) }
+    }
     /// The seed the driver drew when the step started, from which its `Idempotency-Key`s are drawn; `nil` for a
     /// step no start event covers (a refresh or compensation), whose keys come from the system's random source.
     var stepSeed: UInt64?
