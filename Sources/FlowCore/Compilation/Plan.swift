@@ -146,6 +146,9 @@ package struct PlannedStep: Sendable {
         /// The request lowered for sending; `nil` until the step is a step of a finished plan.
         let loweredRequest: LoweredRequest?
         let position: Int?
+        let timeLimits: (attempt: Duration?, total: Duration?)?
+        let retryRules: [RetryRule]
+        let circuitBreaker: Policy.CircuitBreaker?
 
         init(
             step: Step, dependencies: [String], server: Server?, interceptors: [InterceptorDeclaration],
@@ -163,6 +166,9 @@ package struct PlannedStep: Sendable {
             self.dispatcher = dispatcher
             self.outputTypes = outputTypes
             self.loweredRequest = loweredRequest
+            self.timeLimits = policy?.timeout.map { ($0.attempt?.value, $0.total?.value) }
+            self.retryRules = policy?.retry ?? []
+            self.circuitBreaker = policy?.circuitBreaker
         }
     }
 
@@ -213,6 +219,16 @@ package struct PlannedStep: Sendable {
     package var interceptors: [InterceptorDeclaration] { storage.interceptors }
     /// The error policy, if any.
     package var policy: Policy? { _read { yield storage.policy } }
+    /// The policy's `timeout`, its two limits as durations; `nil` when the step has no `timeout`.
+    ///
+    /// This and ``retryRules`` and ``circuitBreaker`` are the parts of ``policy`` the step runner reads at every
+    /// attempt, kept apart when the step is planned: read through the optional policy, each copied the whole
+    /// policy first.
+    var timeLimits: (attempt: Duration?, total: Duration?)? { storage.timeLimits }
+    /// The policy's retry rules; none when the step has no policy.
+    var retryRules: [RetryRule] { storage.retryRules }
+    /// The policy's circuit breaker, if any.
+    var circuitBreaker: Policy.CircuitBreaker? { storage.circuitBreaker }
     /// The name of the dispatcher that performs the request.
     package var dispatcher: String { storage.dispatcher }
     /// The statically known type of each output, by output name; absent when unknown.

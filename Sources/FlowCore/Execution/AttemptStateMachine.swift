@@ -98,10 +98,23 @@ struct AttemptStateMachine {
     ///     deadline after its start; `nil` when the step has none.
     ///   - idempotent: The step's `idempotent`.
     init(policy: Policy?, idempotent: Bool?) {
-        tracker = RetryTracker(rules: policy?.retry ?? [])
+        self.init(
+            retry: policy?.retry ?? [], attemptTimeout: policy?.timeout?.attempt?.value,
+            totalTimeout: policy?.timeout?.total?.value, idempotent: idempotent)
+    }
+
+    /// The attempts of a step with these parts of its policy, as a planned step keeps them (``PlannedStep/retryRules``,
+    /// ``PlannedStep/timeLimits``).
+    /// - Parameters:
+    ///   - retry: The step's retry rules.
+    ///   - attemptTimeout: Its `timeout.attempt`.
+    ///   - totalTimeout: Its `timeout.total`, the step's deadline after its start.
+    ///   - idempotent: The step's `idempotent`.
+    init(retry: [RetryRule], attemptTimeout: Duration?, totalTimeout: Duration?, idempotent: Bool?) {
+        tracker = RetryTracker(rules: retry)
         self.idempotent = idempotent
-        attemptTimeout = policy?.timeout?.attempt?.value
-        deadline = policy?.timeout?.total?.value
+        self.attemptTimeout = attemptTimeout
+        deadline = totalTimeout
     }
 
     // MARK: Events

@@ -90,7 +90,7 @@ struct StepRunner: Sendable {
         let idempotencyKey = planned.step.idempotencyKey ? Self.idempotencyKey(seed: scope.stepSeed, scope.position) : nil
         // The total timeout needs no timer of its own: time passes only in attempts, each limited to what is
         // left of it, and in retry delays, which are never started when they would end after it.
-        let deadline = planned.policy?.timeout?.total.map { started.advanced(by: $0.value) }
+        let deadline = planned.timeLimits?.total.map { started.advanced(by: $0) }
         let outcome = await attempts(
             planned, scope: scope, asRefresh: asRefresh, idempotencyKey: idempotencyKey, started: started,
             deadline: deadline, log: &log, stepSpan: span)
@@ -133,8 +133,10 @@ struct StepRunner: Sendable {
         _ planned: PlannedStep, scope: RunScope, asRefresh: Bool, idempotencyKey: String?, started: EngineClock.Instant,
         deadline: EngineClock.Instant?, log: inout AttemptLog, stepSpan: (any Span)?
     ) async -> Result<[String: JSONValue], FlowError> {
-        let rules = planned.policy?.retry ?? []
-        var machine = AttemptStateMachine(policy: planned.policy, idempotent: planned.step.idempotent)
+        let rules = planned.retryRules
+        var machine = AttemptStateMachine(
+            retry: rules, attemptTimeout: planned.timeLimits?.attempt, totalTimeout: planned.timeLimits?.total,
+            idempotent: planned.step.idempotent)
         // Decided once per step, so that a failure reads only what some rule can use.
         let jitters = rules.contains { $0.jitter != .none }
         let readsRetryAfter = rules.contains { $0.retryAfter.honor }
@@ -345,7 +347,7 @@ struct StepRunner: Sendable {
                 "no dispatcher named '\(dispatcherName)' is registered; registered: \(dispatchers.names.joined(separator: ", "))"))
             return
         }
-        let breaker = planned.policy?.circuitBreaker
+        let breaker = planned.circuitBreaker
         let breakerKey = breaker.map { CircuitBreakers.key(for: planned, $0, in: plan) }
         // Only a call the breaker let through has an outcome for it: a request that could not be built
         // says nothing about the server, and must not count as a success (or close a half-open breaker).
@@ -374,7 +376,7 @@ struct StepRunner: Sendable {
             let sent = planned.interceptors.isEmpty ? nil : SentRequestRecord()
             defer { outcome.sent = sent?.last }
             do {
-                if planned.interceptors.isEmpty, planned.policy?.timeout == nil, deadline == nil {
+                if planned.interceptors.isEmpty, planned.timeLimits == nil, deadline == nil {
                     // Nothing around the call and no time limit (no timeout, no run deadline): the dispatcher is
                     // called as `send` would call it, without a frame for `send`.
                     response = try await Self.dispatch(
@@ -449,7 +451,7 @@ struct StepRunner: Sendable {
         let interceptors = try makeInterceptors(planned, scope: scope, isReplay: isReplay, asRefresh: asRefresh)
         var context = dispatchContext(planned, attempt: number, scope: scope)
         var limit = AttemptTimeLimit.sooner(
-            attempt: context.attemptTimeout, total: planned.policy?.timeout?.total?.value, deadline: deadline,
+            attempt: context.attemptTimeout, total: planned.timeLimits?.total, deadline: deadline,
             now: clock.now)
         if let handedOver = limit, clock.isContinuous, dispatcher.enforcesTimeLimits,
             !planned.interceptors.contains(where: \.mayWaitOutsideTheDispatcher)
@@ -491,7 +493,7 @@ struct StepRunner: Sendable {
     /// hands the deadline to the dispatcher.
     private func dispatchContext(_ planned: PlannedStep, attempt number: Int, scope: RunScope) -> StepContext {
         var context = StepContext(
-            stepID: planned.id, attempt: number, attemptTimeout: planned.policy?.timeout?.attempt?.value,
+            stepID: planned.id, attempt: number, attemptTimeout: planned.timeLimits?.attempt,
             logger: runLogger, redactor: redactor)
         // The chain is cancelled when the attempt timeout passes.
         context.callerEnforcesAttemptTimeout = context.attemptTimeout != nil
@@ -736,7 +738,8 @@ struct StepRunner: Sendable {
     private func checkPending(_ response: DecodedResponse, raw: StepResponse, of planned: PlannedStep, scope: RunScope)
         throws(FlowError)
     {
-        guard let rules = planned.policy?.retry, rules.contains(where: { $0.when.condition != nil }),
+        let rules = planned.retryRules
+        guard rules.contains(where: { $0.when.condition != nil }),
             let index = RetryTracker.pendingRule(
                 in: rules, status: response.status, holds: conditionHolds(for: response, in: scope)),
             let condition = rules[index].when.condition
