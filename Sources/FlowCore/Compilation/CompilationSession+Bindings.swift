@@ -162,7 +162,9 @@ extension CompilationSession {
             // Arazzo reads an output no step produces as absent: the document's checks warned (a step's own
             // outputs, an output not declared), and the step that reads it fails there at run time.
             let readsAbsentOutputs = workflow.arazzoWorkflowID != nil
-            if let dependent = context.dependentStep {
+            // Read once: the context holds the step by value, and each read copies all of it.
+            let reader = context.dependentStep
+            if let dependent = reader {
                 if dependent.id.value == stepID {
                     if readsAbsentOutputs { return nil }
                     let hint = if case .response = context { "; read its response with '$response.body' instead" } else { "" }
@@ -171,7 +173,7 @@ extension CompilationSession {
                 }
                 dependencies[dependent.id.value, default: []].append(Located(stepID, at: stepLocation))
             }
-            if target.onDemand, !(context.dependentStep?.onDemand ?? false) {
+            if target.onDemand, !(reader?.onDemand ?? false) {
                 error(.invalidValue,
                       "'\(expression)' reads an output of on-demand step '\(stepID)', which runs only when an interceptor or catch rule runs it; have it 'set' a var and read the var",
                       at: stepLocation)
@@ -189,12 +191,12 @@ extension CompilationSession {
                 return nil
             }
             if !target.otherwise.contains(where: { $0.name.value == output }),
-                let cause = skipCause(of: target, reader: context.dependentStep)
+                let cause = skipCause(of: target, reader: reader)
             {
                 error(.maybeSkipped,
                       "'\(expression)' may not exist: step '\(stepID)' is skipped when \(cause.text); give the "
                           + "output a value for that case, 'else: { \(output): … }' on step '\(stepID)'"
-                          + cause.otherRemedy(reader: context.dependentStep),
+                          + cause.otherRemedy(reader: reader),
                       at: nameLocation)
             }
             base = type
