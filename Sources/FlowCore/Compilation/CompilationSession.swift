@@ -76,6 +76,15 @@ struct CompilationSession {
 
     /// Runs every check and builds the plan (which the caller discards when there are errors).
     mutating func run() -> Plan {
+        let (steps, compensations) = check()
+        return Plan(
+            workflow: workflow, steps: steps, types: navigator.types, compensations: compensations,
+            outputTypes: workflowOutputTypes, warnings: diagnostics.filter { $0.severity == .warning })
+    }
+
+    /// Runs every check: the diagnostics, and the steps in their order with their dependencies and compensations
+    /// that ``run()`` makes a plan of.
+    mutating func check() -> (steps: [PlannedStep], compensations: [String: PlannedStep]) {
         checkSchemas()
         checkDuplicateSteps()
         checkVars()
@@ -96,9 +105,7 @@ struct CompilationSession {
         reportUnused()
         var steps = order.compactMap { planned[$0] }
         for index in steps.indices { steps[index].dependencies = dependencyIDs(of: steps[index].id) }
-        return Plan(
-            workflow: workflow, steps: steps, types: navigator.types, compensations: compensations,
-            outputTypes: workflowOutputTypes, warnings: diagnostics.filter { $0.severity == .warning })
+        return (steps, compensations)
     }
 
     // MARK: Declarations

@@ -122,6 +122,7 @@ final class SubWorkflowLoader {
         case .success(let bytes):
             chain.append((canonical, shown))
             var compiler = compiler
+            compiler.buildsPlan = true  // the caller's checks read the called workflow's plan
             if let arazzoWorkflowID {
                 compiler.compilesArazzo = true
                 compiler.arazzoWorkflowID = arazzoWorkflowID

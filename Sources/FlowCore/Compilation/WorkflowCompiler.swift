@@ -80,6 +80,13 @@ public struct WorkflowCompiler: Sendable {
     /// source, a server to name, …), which valid Arazzo may leave open.
     package var compilesArazzo = false
 
+    /// Whether a workflow without errors becomes a plan (``Result/plan``, and each of an Arazzo document's
+    /// ``Result/arazzoWorkflows``). `flowrun lint`, which reports findings only, turns it off unless it explains:
+    /// the findings are the same, and the plan's run-time tables (output slots, lowered requests, the step graph)
+    /// and their release are a tenth of what checking a small file costs. The files that `workflow:` steps call
+    /// are compiled into plans either way: the checks of the calling step read them.
+    package var buildsPlan = true
+
     /// Creates a compiler.
     /// - Parameter loaderLimits: The limits on file size, nesting depth and alias expansion.
     public init(loaderLimits: YAMLLoader.Limits = .default) {
@@ -139,7 +146,13 @@ public struct WorkflowCompiler: Sendable {
         found += lowering.diagnostics
         var session = CompilationSession(workflow: workflow, subWorkflows: loader)
         session.diagnostics = found
-        let plan = session.run()
+        let plan: Plan?
+        if buildsPlan {
+            plan = session.run()
+        } else {
+            _ = session.check()
+            plan = nil
+        }
         let diagnostics = Diagnostic.sortedByLocation(session.diagnostics)
         let hasErrors = diagnostics.contains { $0.severity == .error }
         return Result(plan: hasErrors ? nil : plan, diagnostics: diagnostics)

@@ -131,6 +131,7 @@ struct LintCommand: AsyncParsableCommand {
         let compiler = {
             var compiler = WorkflowCompiler().withOpenAPI()
             compiler.sourceDescriptionCopies = sourceCopies
+            compiler.buildsPlan = explain  // only --explain reads the plan
             return compiler
         }()
         let limit = compiler.loaderLimits.maxFileSize
