@@ -38,17 +38,30 @@ import Testing
         }
     }
 
+    /// A workflow whose second retry rule never applies (a warning), with `steps` under it.
+    private static func workflow(steps: String) -> String {
+        """
+        flowrun: 1
+        servers: { api: "https://api.example.com" }
+        defaults: { server: api }
+        policies:
+          p:
+            retry:
+              - { when: { status: 5XX }, attempts: 3 }
+              - { when: { status: 503 }, attempts: 2 }
+        steps:
+        \(steps)
+        """
+    }
+
+    /// `yaml` checked by a compiler that builds plans and by one that does not.
+    private func bothWays(_ yaml: String) -> (built: WorkflowCompiler.Result, checked: WorkflowCompiler.Result) {
+        let (building, checking) = compilers()
+        return (building.check(yaml: yaml, path: "t.yaml"), checking.check(yaml: yaml, path: "t.yaml"))
+    }
+
     @Test func aFileWithErrorsAndWarningsGivesTheSameFindings() {
-        let yaml = """
-            flowrun: 1
-            servers: { api: "https://api.example.com" }
-            defaults: { server: api }
-            policies:
-              p:
-                retry:
-                  - { when: { status: 5XX }, attempts: 3 }
-                  - { when: { status: 503 }, attempts: 2 }
-            steps:
+        let (built, checked) = bothWays(Self.workflow(steps: """
               - id: a
                 if: $inputs.go == true
                 policy: p
@@ -56,33 +69,18 @@ import Testing
                 outputs: { id: $response.body#/id }
               - id: b
                 request: { method: GET, path: "/b/{$steps.a.outputs.id}/{$steps.c.outputs.x}" }
-            """
-        let (building, checking) = compilers()
-        let built = building.check(yaml: yaml, path: "t.yaml")
-        let checked = checking.check(yaml: yaml, path: "t.yaml")
+            """))
         #expect(built.diagnostics.contains { $0.severity == .error })
         #expect(built.diagnostics.contains { $0.severity == .warning })
         #expect(findings(checked) == findings(built))
     }
 
     @Test func aFileWithWarningsOnlyGivesTheSameFindingsWithoutItsPlan() {
-        let yaml = """
-            flowrun: 1
-            servers: { api: "https://api.example.com" }
-            defaults: { server: api }
-            policies:
-              p:
-                retry:
-                  - { when: { status: 5XX }, attempts: 3 }
-                  - { when: { status: 503 }, attempts: 2 }
-            steps:
+        let (built, checked) = bothWays(Self.workflow(steps: """
               - id: a
                 policy: p
                 request: { method: GET, path: /a }
-            """
-        let (building, checking) = compilers()
-        let built = building.check(yaml: yaml, path: "t.yaml")
-        let checked = checking.check(yaml: yaml, path: "t.yaml")
+            """))
         #expect(built.plan != nil)
         #expect(built.diagnostics.contains { $0.severity == .warning })
         #expect(findings(checked) == findings(built))
