@@ -170,6 +170,18 @@ package struct PlannedStep: Sendable {
             self.retryRules = policy?.retry ?? []
             self.circuitBreaker = policy?.circuitBreaker
         }
+
+        /// These parts with the ones given replaced; the lowered request is kept unless one is given.
+        func replacing(
+            step: Step? = nil, dependencies: [String]? = nil, policy: Policy?? = nil, position: Int?? = nil,
+            loweredRequest: LoweredRequest? = nil
+        ) -> Storage {
+            Storage(
+                step: step ?? self.step, dependencies: dependencies ?? self.dependencies, server: server,
+                interceptors: interceptors, policy: policy ?? self.policy, dispatcher: dispatcher,
+                outputTypes: outputTypes, outputNames: outputNames, subWorkflow: subWorkflow,
+                position: position ?? self.position, loweredRequest: loweredRequest ?? self.loweredRequest)
+        }
     }
 
     private var storage: Storage
@@ -194,10 +206,9 @@ package struct PlannedStep: Sendable {
         var policy = policy
         if policy != nil { resolver.resolve(&policy!) }
         var resolved = self
-        resolved.storage = Storage(
-            step: step, dependencies: dependencies, server: server, interceptors: interceptors, policy: policy,
-            dispatcher: dispatcher, outputTypes: outputTypes, outputNames: outputNames, subWorkflow: subWorkflow,
-            position: position, loweredRequest: LoweredRequest(step.request, server: server))
+        resolved.storage = storage.replacing(
+            step: step, policy: .some(policy), position: .some(position),
+            loweredRequest: LoweredRequest(step.request, server: server))
         return resolved
     }
 
@@ -206,12 +217,7 @@ package struct PlannedStep: Sendable {
     /// The ids of the steps whose completion this step waits for.
     package internal(set) var dependencies: [String] {
         get { storage.dependencies }
-        set {
-            storage = Storage(
-                step: step, dependencies: newValue, server: server, interceptors: interceptors, policy: policy,
-                dispatcher: dispatcher, outputTypes: outputTypes, outputNames: outputNames, subWorkflow: subWorkflow,
-                position: position, loweredRequest: storage.loweredRequest)
-        }
+        set { storage = storage.replacing(dependencies: newValue) }
     }
     /// The server the request goes to; `nil` when the path is an absolute URL.
     package var server: Server? { _read { yield storage.server } }
