@@ -236,12 +236,7 @@ struct HTTPBenchmark {
     /// AsyncHTTPClientDispatcher calls: what that choice of API costs, apart from the engine.
     static func handWrittenOnTheDelegateAPI(client: HTTPClient, baseURL: String, token: String) async throws {
         func get(_ url: String) async throws -> JSONValue {
-            var headers = HTTPHeaders()
-            headers.add(name: "Accept", value: "application/json")
-            headers.add(name: "User-Agent", value: "flowrun/\(FlowCoreVersion.current)")
-            headers.add(name: "X-Client", value: "flowrun")
-            headers.add(name: "Authorization", value: "Bearer \(token)")
-            let request = try HTTPClient.Request(url: url, method: .GET, headers: headers)
+            let request = try HTTPClient.Request(url: url, method: .GET, headers: engineHeaders(token: token))
             let response = try await client.execute(
                 request: request, delegate: ResponseAccumulator(request: request), deadline: .now() + .seconds(5)
             ).get()
@@ -251,6 +246,14 @@ struct HTTPBenchmark {
             return try JSONValue(parsing: body.readableBytesView)
         }
         try await threeCalls(baseURL: baseURL, get: get)
+    }
+
+    /// The header fields the engine sends on each of the chain's requests.
+    private static func engineHeaders(token: String) -> HTTPHeaders {
+        [
+            "Accept": "application/json", "User-Agent": "flowrun/\(FlowCoreVersion.current)", "X-Client": "flowrun",
+            "Authorization": "Bearer \(token)",
+        ]
     }
 
     /// user → account → transactions with `get`, each call's path built from the last one's body.
@@ -270,10 +273,7 @@ struct HTTPBenchmark {
     static func handWritten(client: HTTPClient, baseURL: String, token: String) async throws {
         func get(_ url: String) async throws -> JSONValue {
             var request = HTTPClientRequest(url: url)
-            request.headers.add(name: "Accept", value: "application/json")
-            request.headers.add(name: "User-Agent", value: "flowrun/\(FlowCoreVersion.current)")
-            request.headers.add(name: "X-Client", value: "flowrun")
-            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+            request.headers = engineHeaders(token: token)
             let response = try await client.execute(request, deadline: .now() + .seconds(5))
             let body = try await response.body.collect(upTo: 10 * 1024 * 1024)
             guard response.status == .ok else { throw BenchError("status \(response.status) for \(url)") }
