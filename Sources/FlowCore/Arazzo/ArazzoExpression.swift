@@ -154,6 +154,15 @@ package enum ArazzoExpression: Sendable, Hashable {
         }
     }
 
+    /// The source and member that `reference` names when it is `$sourceDescriptions.<name>.<member>` (an operation
+    /// or workflow of another source, as a step, `dependsOn` or an action names it); `nil` for anything else.
+    package static func sourceDescriptionMember(_ reference: String) -> (source: String, member: String)? {
+        guard reference.hasPrefix("$"),
+            case .sourceDescription(let name, let member)? = try? parsingLeniently(reference).expression
+        else { return nil }
+        return (name, member)
+    }
+
     /// The text up to the first `.` and what follows it (`nil` when there is no dot).
     private static func split(_ text: Substring) -> (Substring, Substring?) {
         guard let dot = text.firstIndex(of: ".") else { return (text, nil) }

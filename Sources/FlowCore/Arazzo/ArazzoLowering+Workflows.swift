@@ -13,7 +13,7 @@ extension ArazzoLowering {
     /// of an `arazzo` source that was read; `nil` otherwise (reported by the checks, or by ``callOf(_:inputs:)``).
     func called(_ reference: String) -> CalledWorkflow? {
         if reference.hasPrefix("$") {
-            guard case .sourceDescription(let name, let id)? = try? ArazzoExpression.parsingLeniently(reference).expression,
+            guard let (name, id) = ArazzoExpression.sourceDescriptionMember(reference),
                 let source = checked.arazzoSources[name],
                 let workflow = source.document.workflows.first(where: { $0.id.value == id })
             else { return nil }
@@ -28,7 +28,7 @@ extension ArazzoLowering {
     /// read (one that names nothing at all the checks reported).
     mutating func calledOrReported(_ reference: Located<String>) -> CalledWorkflow? {
         if let called = called(reference.value) { return called }
-        if case .sourceDescription(let name, _)? = try? ArazzoExpression.parsingLeniently(reference.value).expression,
+        if let (name, _) = ArazzoExpression.sourceDescriptionMember(reference.value),
             document.sources.contains(where: { $0.name.value == name && $0.type?.value == "arazzo" })
         {
             error(.unreadableFile,
@@ -75,9 +75,7 @@ extension ArazzoLowering {
     /// The part of a step's id that names the workflow `reference` names: its id, or `<source>-<workflowId>` for
     /// one of an `arazzo` source.
     static func stepIDPart(_ reference: String) -> String {
-        guard reference.hasPrefix("$"),
-            case .sourceDescription(let name, let id)? = try? ArazzoExpression.parsingLeniently(reference).expression
-        else { return reference }
+        guard let (name, id) = ArazzoExpression.sourceDescriptionMember(reference) else { return reference }
         return name + "-" + id
     }
 }

@@ -45,8 +45,7 @@ extension ArazzoOperationCheck {
     /// A `$sourceDescriptions.<name>.<workflowId>` of an `arazzo` source that was read must name one of its
     /// workflows.
     private mutating func checkWorkflowReference(_ reference: Located<String>) {
-        guard reference.value.hasPrefix("$"),
-            case .sourceDescription(let name, let id)? = try? ArazzoExpression.parsingLeniently(reference.value).expression,
+        guard let (name, id) = ArazzoExpression.sourceDescriptionMember(reference.value),
             let source = arazzoSources[name]
         else { return }
         let ids = source.document.workflows.map(\.id.value)

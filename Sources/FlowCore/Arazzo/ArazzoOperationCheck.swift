@@ -227,7 +227,7 @@ struct ArazzoOperationCheck {
         case .operationID(let written):
             var sourceName: String
             var id = written.value
-            if case .sourceDescription(let name, let member)? = try? ArazzoExpression.parsingLeniently(written.value).expression {
+            if let (name, member) = ArazzoExpression.sourceDescriptionMember(written.value) {
                 sourceName = name
                 id = member
             } else {
