@@ -63,16 +63,3 @@ struct FollowOnFindingsTests {
         #expect(found.map(\.code) == [.invalidExpression], "\(found)")
     }
 }
-
-/// "Did you mean" counts a swap of two adjacent letters as one typo.
-struct SuggestionTests {
-    @Test(arguments: [("auht", "auth"), ("usreId", "userId"), ("BANK_UR", "BANK_URL"), ("Polcy", "policy")])
-    func commonTyposFindTheName(typed: String, meant: String) {
-        #expect(Suggestion.closest(to: typed, in: [meant, "unrelated"]) == meant)
-    }
-
-    @Test func unrelatedNamesAreNotSuggested() {
-        #expect(Suggestion.closest(to: "x", in: ["token"]) == nil)
-        #expect(Suggestion.closest(to: "abcd", in: ["dcba"]) == nil)
-    }
-}

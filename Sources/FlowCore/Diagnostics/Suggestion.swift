@@ -4,7 +4,9 @@ package enum Suggestion {
     ///
     /// A candidate qualifies when the case-insensitive edit distance (``editDistance(_:_:)``) is at
     /// most a third of the longer name's length (and at least 1), so `userID`
-    /// suggests `userId` but `x` does not suggest `token`.
+    /// suggests `userId` but `x` does not suggest `token`. Of equally close candidates the first in code-point order
+    /// is chosen, so the suggestion does not depend on the order the candidates come in (often a dictionary's keys,
+    /// whose order changes from one process to the next).
     /// - Parameters:
     ///   - name: The name the user wrote.
     ///   - candidates: The names that exist.
@@ -17,9 +19,9 @@ package enum Suggestion {
             let limit = max(1, max(target.count, other.count) / 3)
             guard abs(target.count - other.count) <= limit else { continue }
             let distance = editDistance(target, other)
-            if distance <= limit, distance < (best?.distance ?? .max) {
-                best = (candidate, distance)
-            }
+            guard distance <= limit else { continue }
+            if let best, distance > best.distance || (distance == best.distance && candidate >= best.name) { continue }
+            best = (candidate, distance)
         }
         return best?.name
     }
