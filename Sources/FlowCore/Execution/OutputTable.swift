@@ -54,7 +54,7 @@ struct OutputTable: Sendable {
         let names = layout.outputNames[position]
         var values: [JSONValue?] = []
         values.reserveCapacity(names.count)
-        for name in names { values.append(outputs[name]) }
+        for name in names { values.append(outputs.value(forFewKeys: name)) }
         self.values[position] = values
     }
 

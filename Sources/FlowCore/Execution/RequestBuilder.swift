@@ -193,8 +193,9 @@ struct RequestBuilder: Sendable {
             }
             let segmentStart = url.utf8.count
             for part in segment.parts { url += try text(of: part, in: scope) }
-            let written = url.utf8.dropFirst(segmentStart)
-            if written.isEmpty || written.elementsEqual(".".utf8) || written.elementsEqual("..".utf8) {
+            // Only a segment of at most two bytes can be empty or a dot-segment: longer ones are not looked at.
+            if url.utf8.count - segmentStart <= 2, Self.isEmptyOrDotSegment(url.utf8.dropFirst(segmentStart)) {
+                let written = url.utf8.dropFirst(segmentStart)
                 let found = written.isEmpty
                     ? "is empty, which leaves an empty path segment"
                     : "makes the path segment '\(String(decoding: written, as: UTF8.self))', a dot-segment that servers "
@@ -210,6 +211,11 @@ struct RequestBuilder: Sendable {
             }
         }
         for part in lowered.tail { url += try text(of: part, in: scope) }
+    }
+
+    /// Whether a path segment of at most two bytes is empty, `.` or `..`: whether every byte is a dot.
+    private static func isEmptyOrDotSegment(_ bytes: Substring.UTF8View) -> Bool {
+        bytes.allSatisfy { $0 == UInt8(ascii: ".") }
     }
 
     /// The text of one piece of a path: literal text as written, a bound value percent-encoded as a segment.

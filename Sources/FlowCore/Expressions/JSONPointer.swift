@@ -83,7 +83,7 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
         for token in tokens {
             switch current {
             case .object(let members):
-                guard let member = members[token] else { return nil }
+                guard let member = members.value(forFewKeys: token) else { return nil }
                 current = member
             case .array(let elements):
                 guard let index = Self.arrayIndex(token), index < elements.count else { return nil }

@@ -243,14 +243,14 @@ struct ValidationWalk {
 
     /// Checks `required`, `properties` and `additionalProperties`.
     mutating func checkObject(_ members: [String: JSONValue], _ schema: JSONSchema) {
-        for name in schema.required where members[name.value] == nil {
+        for name in schema.required where members.value(forFewKeys: name.value) == nil {
             let name = name.value
             fail("required") { _ in "missing required property '\(name)'" }
             if isDone { return }
         }
         var declaredMembers = 0
         for property in schema.properties {
-            guard let member = members[property.name] else { continue }
+            guard let member = members.value(forFewKeys: property.name) else { continue }
             declaredMembers += 1
             descend(into: .key(property.name), member, property.schema)
             if isDone { return }
