@@ -57,14 +57,8 @@ enum URLRedaction {
     /// shortcut never skips a redaction.
     static func hasNothingToRedact(_ url: String) -> Bool {
         let answer = url.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            // One pass, a plain loop: every step's URL goes through here.
-            var mark: Int?
-            for index in bytes.indices {
-                let byte = bytes[index]
-                if byte >= 0x80 || byte == UInt8(ascii: "@") { return false }
-                if byte == UInt8(ascii: "?"), mark == nil { mark = index }
-            }
-            guard let mark else { return true }
+            guard let mark = ASCIISearch.queryMarkOfPlainURL(bytes) else { return false }
+            guard mark < bytes.count else { return true }
             let query = UnsafeBufferPointer(rebasing: bytes[mark...])
             return !secretParameterNameBytes.contains { name in
                 name.withUnsafeBufferPointer { ASCIISearch.occursIgnoringCase($0, in: query) }
