@@ -177,6 +177,16 @@ struct EngineTracingTests {
         #expect(renew.attributes.get("flowrun.step.refresh") == .bool(true))
     }
 
+    /// docs/failure-handling.md: the refresh step's span names the step it ran for, as its report does.
+    @Test func theRefreshStepsSpanNamesTheStepItRanFor() async throws {
+        let (report, spans, _) = try await tracedRun()
+        let renew = try #require(spans.first { $0.string("flowrun.step.id") == "renew" })
+        #expect(renew.string("flowrun.step.refresh_for") == "user")
+        #expect(report.steps.first { $0.id == "renew" }?.refreshFor == "user")
+        let user = try #require(spans.first { $0.string("flowrun.step.id") == "user" })
+        #expect(user.attributes.get("flowrun.step.refresh_for") == nil)
+    }
+
     @Test func aCatchRuleThatRecoversAStepIsAnEventOfTheRunSpan() async throws {
         let (_, spans, _) = try await tracedRun()
         let run = try #require(spans.first { $0.operationName == "flowrun.run" })

@@ -118,6 +118,16 @@ struct RunReportSchemaTests {
         }
     }
 
+    /// The report of a workflow that does not compile: its error is a lint code with a location.
+    @Test func aWorkflowThatDoesNotCompileMatchesTheSchema() async throws {
+        let run = try await RunLintFailureReportTests.runBroken(["--format", "json"])
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stdout.contains("unknown-key"), "\(run.stdout)")
+        let folder = try TemporaryFolder()
+        let result = try await validate([try folder.write("broken.json", run.stdout)])
+        #expect(result.status == 0, "\(result.output)")
+    }
+
     /// The schema is strict enough to catch a report that drifts from the docs.
     @Test func theSchemaRefusesAnUndocumentedFieldAndAFailureWithoutItsError() async throws {
         let folder = try TemporaryFolder()

@@ -256,6 +256,8 @@ struct RunExecution: Sendable {
                     report.outputs = redactor.redact(.object(report.outputs)).objectValue ?? [:]
                 }
                 if let reason = report.skipReason { report.skipReason = redactor.redact(reason) }
+                // An `else` or `fallback` value that could not be evaluated may quote a secret.
+                report.error = report.error.map { redactor.redact($0) }
                 record(report)
             case .caught(let stepID, let action, let code):
                 runSpan?.addEvent(SpanEvent(

@@ -307,6 +307,12 @@ struct RunStateMachine {
                 report.outputs = outputs
                 actions.append(.record(report))
             } catch {
+                // The step is not recovered: it failed with the value that could not be evaluated.
+                var error = error
+                error.stepID = report.id
+                error.attempt = report.attempts.last?.number
+                report.status = .failed
+                report.error = error
                 actions.append(.record(report))
                 end(error, into: &actions)
                 return

@@ -9,7 +9,9 @@ import Synchronization
 ///   a var initialised from a secret or sent by an interceptor as a credential, and the credentials that
 ///   interceptors send. Each is also matched in
 ///   the forms a server echoes it back in: percent- and form-encoded, JSON-escaped and base64 (standard and URL-safe,
-///   with and without padding). All of them are replaced by `***`.
+///   with and without padding). All of them are replaced by `***`. A secret under 4 characters is replaced
+///   only where a whole value equals it (see ``redactWholeValues(_:)``), since masking every occurrence of
+///   `a` would destroy all text.
 /// - Credential-shaped parts of a URL, whatever their value: user info (`user:pw@`) and the values of query
 ///   parameters whose names look like credentials (`api_key`, `access_token`, `sig`, …); see
 ///   ``redact(url:)``.
@@ -25,20 +27,26 @@ public final class SecretRedactor: Sendable {
     private let secrets: Mutex<[String]>
     /// The secrets as added, so that adding a known one again (an interceptor does at every request) costs a
     /// lookup, not the encodings.
-    private let added: Mutex<Set<String>>
+    let added: Mutex<Set<String>>
+    /// The secrets under 4 characters and their encoded forms, replaced only as whole values.
+    let shortSecrets: Mutex<[String]>
 
     /// Creates a redactor that knows no literal secret yet.
     public init() {
         secrets = Mutex([])
         added = Mutex([])
+        shortSecrets = Mutex([])
     }
 
     /// Adds the strings inside `value`, and their encoded forms, as secrets.
     ///
-    /// Short strings (under 4 characters) are ignored, since redacting them would mangle ordinary text.
+    /// Short strings (under 4 characters) are replaced only where a whole value equals them
+    /// (``redactWholeValues(_:)``), since replacing every occurrence would mangle ordinary text.
     /// - Parameter value: A string, or an array or object whose strings are all secrets.
     public func add(_ value: JSONValue) {
         switch value {
+        case .string(let text) where !text.isEmpty && !Self.isLongEnough(text):
+            addShort(text)
         case .string(let text) where Self.isLongEnough(text):
             guard added.withLock({ $0.insert(text).inserted }) else { return }
             let forms = Self.encodedForms(of: text)
@@ -71,14 +79,7 @@ public final class SecretRedactor: Sendable {
             default: true
             }
         }
-        if !plain {
-            insert(URLEncoding.percentEncodeQueryComponent(text))
-            insert(URLEncoding.percentEncodePathSegment(text))
-            insert(String(URLEncoding.formURLEncode([("", text)]).dropFirst()))
-            let escaped = JSONValue.string(text).serialized().dropFirst().dropLast()
-            insert(String(escaped))
-            insert(String(escaped).replacing("/", with: "\\/"))
-        }
+        if !plain { escapedForms(of: text).forEach(insert) }
         // The padded form is not a form of its own (each form costs a search in every redaction): its unpadded
         // prefix matches, and `redacted` drops the `=` that follow a replacement.
         let unpadded = Base64.encode(Array(text.utf8)).prefix { $0 != "=" }
@@ -87,6 +88,16 @@ public final class SecretRedactor: Sendable {
             insert(String(unpadded).replacing("+", with: "-").replacing("/", with: "_"))
         }
         return forms
+    }
+
+    /// `text` as a query, a path, a form and a JSON string carry it: percent-encoded (query and path rules),
+    /// form-encoded, and JSON-escaped with and without escaped slashes. Each may equal `text`.
+    static func escapedForms(of text: String) -> [String] {
+        let escaped = String(JSONValue.string(text).serialized().dropFirst().dropLast())
+        return [
+            URLEncoding.percentEncodeQueryComponent(text), URLEncoding.percentEncodePathSegment(text),
+            String(URLEncoding.formURLEncode([("", text)]).dropFirst()), escaped, escaped.replacing("/", with: "\\/"),
+        ]
     }
 
     /// Whether `text` has at least 4 characters; the bytes answer for ASCII text, where every byte
@@ -100,7 +111,8 @@ public final class SecretRedactor: Sendable {
 
     /// `text` with every secret replaced by `***`.
     public func redact(_ text: String) -> String {
-        Self.redacted(text, removing: secrets.withLock { $0 }) ?? text
+        let redacted = Self.redacted(text, removing: secrets.withLock { $0 }) ?? text
+        return redactWholeValues(redacted)
     }
 
     /// `url` with its user info and the values of credential-like query parameters replaced
@@ -133,23 +145,28 @@ public final class SecretRedactor: Sendable {
     /// `value` with every secret string inside replaced by `***`.
     public func redact(_ value: JSONValue) -> JSONValue {
         let list = secrets.withLock { $0 }
-        if list.isEmpty { return value }
-        return Self.redacted(value, removing: list) ?? value
+        let short = shortSecrets.withLock { $0 }
+        if list.isEmpty && short.isEmpty { return value }
+        return Self.redacted(value, removing: list, short: short) ?? value
     }
 
     /// `value` with the secrets in `list` replaced, or `nil` when it holds none, so that a value
     /// without secrets (nearly every one) is returned as it is rather than rebuilt.
-    private static func redacted(_ value: JSONValue, removing list: [String]) -> JSONValue? {
+    private static func redacted(_ value: JSONValue, removing list: [String], short: [String]) -> JSONValue? {
         switch value {
         case .string(let text):
-            return redacted(text, removing: list).map { .string($0) }
+            let long = redacted(text, removing: list)
+            let whole = wholeValuesRedacted(long ?? text, removing: short)
+            return (whole ?? long).map { .string($0) }
         case .array(let elements):
             for index in elements.indices {
-                guard let first = redacted(elements[index], removing: list) else { continue }
+                guard let first = redacted(elements[index], removing: list, short: short) else { continue }
                 var result = elements
                 result[index] = first
                 for later in elements.indices[(index + 1)...] {
-                    if let changed = redacted(elements[later], removing: list) { result[later] = changed }
+                    if let changed = redacted(elements[later], removing: list, short: short) {
+                        result[later] = changed
+                    }
                 }
                 return .array(result)
             }
@@ -157,7 +174,7 @@ public final class SecretRedactor: Sendable {
         case .object(let members):
             var result: [String: JSONValue]?
             for (name, member) in members {
-                guard let changed = redacted(member, removing: list) else { continue }
+                guard let changed = redacted(member, removing: list, short: short) else { continue }
                 if result == nil { result = members }
                 result![name] = changed
             }

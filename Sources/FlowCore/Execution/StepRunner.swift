@@ -37,25 +37,27 @@ struct StepRunner: Sendable {
     /// - Parameters:
     ///   - planned: The step.
     ///   - scope: The values its expressions read (without a response).
-    ///   - asRefresh: Whether a refresh interceptor runs it; its own refresh interceptors are then left out.
-    func run(_ planned: PlannedStep, scope: RunScope, asRefresh: Bool = false) async -> StepResult {
+    ///   - requester: The step whose refresh interceptor runs it, if one does; its own refresh interceptors are
+    ///     then left out, and its report and span name the requester.
+    func run(_ planned: PlannedStep, scope: RunScope, refreshFor requester: String? = nil) async -> StepResult {
         // Untraced, the step runs in this function's frame, not in an operation closure of `withSpan`.
-        guard tracer.isOn else { return await run(planned, scope: scope, asRefresh: asRefresh, in: nil) }
+        guard tracer.isOn else { return await run(planned, scope: scope, refreshFor: requester, in: nil) }
         return await tracer.withSpan("flowrun.step", ofKind: .internal) { span in
-            await run(planned, scope: scope, asRefresh: asRefresh, in: span)
+            await run(planned, scope: scope, refreshFor: requester, in: span)
         }
     }
 
-    /// ``run(_:scope:asRefresh:)`` in the step's span, if any.
+    /// ``run(_:scope:refreshFor:)`` in the step's span, if any.
     ///
     /// Inlined, like the attempt loop and the attempt's span below: each async function a step goes through is a
     /// frame allocated and freed on the task, and a hop in and out of it, at every step.
     @inline(__always)
-    private func run(_ planned: PlannedStep, scope: RunScope, asRefresh: Bool, in span: (any Span)?) async
-        -> StepResult
+    private func run(_ planned: PlannedStep, scope: RunScope, refreshFor requester: String?, in span: (any Span)?)
+        async -> StepResult
     {
+        let asRefresh = requester != nil
         if logLevel <= .debug { logger.debug("step started", metadata: ["step": "\(planned.id)"]) }
-        let result =
+        var result =
             if let callee = planned.subWorkflow {
                 await runSubWorkflow(planned, callee, scope: scope)
             } else if let forEach = planned.step.forEach, scope.item == nil {
@@ -65,6 +67,8 @@ struct StepRunner: Sendable {
             } else {
                 await runStep(planned, scope: scope, asRefresh: asRefresh, span: span)
             }
+        // Before the span is annotated, so that it carries `flowrun.step.refresh_for` too.
+        if let requester { result.report.refreshFor = requester }
         if let span { RunTracer.annotate(step: span, report: result.report, asRefresh: asRefresh) }
         if logLevel <= .debug {
             logger.debug(
@@ -572,10 +576,8 @@ struct StepRunner: Sendable {
         guard let step = plan.step(stepID) else {
             throw FlowError(.interceptor, "the refresh step '\(stepID)' does not exist")
         }
-        let result = await run(step, scope: scope, asRefresh: true)
-        var report = result.report
-        report.refreshFor = requester
-        nestedReports.append(report)
+        let result = await run(step, scope: scope, refreshFor: requester)
+        nestedReports.append(result.report)
         if let error = result.error {
             throw FlowError(
                 .interceptor, "refreshing credentials with step '\(stepID)' failed: \(error.message)",

@@ -65,7 +65,8 @@ public struct InterceptorSetup: Sendable {
     /// are replaced by `***` in every log line, report, span and error from then on.
     ///
     /// Register a credential before the request that carries it is passed on, so that the dispatcher's logs
-    /// and errors about that request already redact it. Strings under 4 characters are ignored.
+    /// and errors about that request already redact it. Strings under 4 characters are replaced only
+    /// where a whole value equals them (``SecretRedactor/redactWholeValues(_:)``).
     /// - Parameter value: A string, or an array or object whose strings are all secrets.
     public func registerSecret(_ value: JSONValue) { redactor.add(value) }
 }

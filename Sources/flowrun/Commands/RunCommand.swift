@@ -337,7 +337,14 @@ struct RunCommand: AsyncParsableCommand {
             } else {
                 nil
             }
-        let plan = try PlanLoader(commandName: "run", format: format == .github ? .github : .human, arazzo: arazzo).load(file)
+        var loader = PlanLoader(commandName: "run", format: format == .github ? .github : .human, arazzo: arazzo)
+        if format == .json || format == .junit, repeatCount == nil, inputsEach == nil {
+            // A file that does not compile is a failed run too: its report names the first error, located.
+            let printer = RunPrinter(format: format, stderrIsTerminal: false, verbose: 0)
+            let file = file
+            loader.failureReport = { error in printer.finish(.notStarted(workflow: file, error: error)) }
+        }
+        let plan = try loader.load(file)
         let inputs = try RunInputs(plan: plan).collect(pairs: inputPairs, file: inputsFile)
         // Every row is read before the first request, so a malformed one sends nothing.
         let rows = inputsEach.map { InputRows(inputs: RunInputs(plan: plan)).load($0) }

@@ -85,7 +85,8 @@ final class RunPrinter: RunObserver, ExchangeObserver {
         statusLine(names)
     }
 
-    /// The summary line of a step: its symbol, id, last request and status, duration and counts.
+    /// The summary line of a step: its symbol, id, last request and status (or, when no response arrived, the
+    /// error kind), duration and counts.
     func line(of step: StepReport) -> String {
         let symbol: String = switch step.status {
         case .succeeded: paint("✓", "32")
@@ -97,7 +98,9 @@ final class RunPrinter: RunObserver, ExchangeObserver {
         if let chose = step.chose { line += " → \(chose) (case \(step.matchedCase ?? "?"))" }
         if let last = step.attempts.last {
             line += "  \(last.method) \(last.urlText)"
-            line += last.statusText.map { "  \($0)" } ?? ""
+            // No response: the error kind, as the JSON report's error `code` names it.
+            let outcome = last.statusText ?? (last.error ?? step.error)?.code.name
+            line += outcome.map { "  \($0)" } ?? ""
         }
         if let workflow = step.workflow {
             line += "  workflow \(workflow) (\(step.subSteps.count) step\(step.subSteps.count == 1 ? "" : "s"))"

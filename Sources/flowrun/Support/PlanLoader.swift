@@ -14,6 +14,9 @@ struct PlanLoader {
     var format: OutputFormat = .human
     /// What of an Arazzo document to compile, and where its operations go.
     var arazzo = ArazzoOptions()
+    /// Prints a report of a run that could not start, given the file's first error; `nil` prints none. `run`
+    /// sets it for `--format json` and `junit`, whose readers expect a report on standard output.
+    var failureReport: ((FlowError) -> Void)?
 
     /// Reads and compiles `file`.
     ///
@@ -50,6 +53,9 @@ struct PlanLoader {
         }
         let printer = DiagnosticPrinter(format: .human, color: Terminal.isColorTerminal(STDERR_FILENO), showsSummary: false)
         FileHandle.standardError.write(Data(printer.render([report]).utf8))
+        if let failureReport, let first = errors.first {
+            failureReport(FlowError(first.code, first.message, at: first.location))
+        }
         throw ExitCode(2)
     }
 }
