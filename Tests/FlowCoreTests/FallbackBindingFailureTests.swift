@@ -2,8 +2,8 @@ import Testing
 
 @testable import FlowCore
 
-/// docs/failure-handling.md, `fallback`: a value that cannot be evaluated fails the step, and the run, with that
-/// `binding` error, naming the step and its attempt.
+/// docs/failure-handling.md, `fallback` and `end`: a value that cannot be evaluated fails the step, and the run,
+/// with that `binding` error, naming the step and its attempt.
 struct FallbackBindingFailureTests {
     @Test func aFallbackValueThatCannotBeEvaluatedFailsTheStep() async throws {
         let workflow = apiServerByDefault + """
@@ -42,6 +42,42 @@ struct FallbackBindingFailureTests {
                 outputs: { v: $response.body#/n }
                 on-error:
                   - fallback: { v: $response.body#/n }
+            outputs: { v: $steps.a.outputs.v }
+            """
+        let report = try await run(workflow, on: ScriptedDispatcher { _, _ in json(503, #"{"n":1}"#) })
+        #expect(report.error == nil)
+        #expect(report.steps.first?.status == .recovered)
+        #expect(report.outputs == ["v": 1])
+    }
+
+    @Test func anEndValueThatCannotBeEvaluatedFailsTheStep() async throws {
+        let workflow = apiServerByDefault + """
+            steps:
+              - id: a
+                request: { method: GET, path: /a }
+                outputs: { v: $response.body#/n }
+                on-error:
+                  - end: { v: $response.body#/nope }
+            outputs: { v: $steps.a.outputs.v }
+            """
+        let report = try await run(workflow, on: ScriptedDispatcher { _, _ in json(503, #"{"n":1}"#) })
+        let error = try #require(report.error)
+        #expect(error.code == .binding)
+        #expect(error.stepID == "a")
+        #expect(error.attempt == 1)
+        let step = try #require(report.steps.first)
+        #expect(step.status == .failed)
+        #expect(step.error?.code == .binding)
+    }
+
+    @Test func anEndThatEvaluatesEndsTheRunSuccessfully() async throws {
+        let workflow = apiServerByDefault + """
+            steps:
+              - id: a
+                request: { method: GET, path: /a }
+                outputs: { v: $response.body#/n }
+                on-error:
+                  - end: { v: $response.body#/n }
             outputs: { v: $steps.a.outputs.v }
             """
         let report = try await run(workflow, on: ScriptedDispatcher { _, _ in json(503, #"{"n":1}"#) })

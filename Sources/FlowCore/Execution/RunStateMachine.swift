@@ -318,13 +318,20 @@ struct RunStateMachine {
                 return
             }
         case .end(let bindings):
-            actions.append(.record(report))
             do throws(FlowError) {
                 var outcome = RunExecution.Outcome()
                 outcome.outputs = try evaluate(bindings, in: failureScope)
                 outcome.endedEarly = true
+                actions.append(.record(report))
                 end(with: outcome, into: &actions)
             } catch {
+                // As for a fallback: the step is not recovered, it failed with the value that could not be evaluated.
+                var error = error
+                error.stepID = report.id
+                error.attempt = report.attempts.last?.number
+                report.status = .failed
+                report.error = error
+                actions.append(.record(report))
                 end(error, into: &actions)
             }
             return
