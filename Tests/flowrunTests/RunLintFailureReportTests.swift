@@ -58,4 +58,17 @@ struct RunLintFailureReportTests {
         #expect(outcome.stdout.isEmpty, "\(outcome.stdout)")
         #expect(outcome.stderr.contains("broken.yaml:6:"), "\(outcome.stderr)")
     }
+
+    @Test func aFileThatCannotBeReadIsAFailedReportToo() async throws {
+        let folder = try TemporaryFolder()
+        let outcome = try await FlowRunProcess.run(["run", "missing.yaml", "--format", "json"], in: folder.url)
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        let report = try #require(
+            JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any], "\(outcome.stdout)")
+        #expect(report["status"] as? String == "failed")
+        let error = try #require(report["error"] as? [String: Any])
+        #expect(error["code"] as? String == "unreadable-file")
+        #expect((error["message"] as? String)?.contains("missing.yaml") == true, "\(error)")
+        #expect(outcome.stderr.contains("missing.yaml"), "\(outcome.stderr)")
+    }
 }

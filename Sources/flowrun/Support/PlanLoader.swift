@@ -14,8 +14,9 @@ struct PlanLoader {
     var format: OutputFormat = .human
     /// What of an Arazzo document to compile, and where its operations go.
     var arazzo = ArazzoOptions()
-    /// Prints a report of a run that could not start, given the file's first error; `nil` prints none. `run`
-    /// sets it for `--format json` and `junit`, whose readers expect a report on standard output.
+    /// Prints a report of a run that could not start, given the file's first error (or why it could not be read,
+    /// or which workflow to choose); `nil` prints none. `run` sets it for `--format json` and `junit`, whose
+    /// readers expect a report on standard output.
     var failureReport: ((FlowError) -> Void)?
 
     /// Reads and compiles `file`.
@@ -31,6 +32,7 @@ struct PlanLoader {
         case .success(let read): source = read
         case .failure(let error):
             FileHandle.standardError.write(Data("flowrun \(commandName): \(error.description)\n".utf8))
+            failureReport?(error)
             throw ExitCode(2)
         }
         let result = compiler.check(bytes: source.bytes, path: file)
@@ -39,9 +41,9 @@ struct PlanLoader {
         if result.kind == .arazzo, errors.isEmpty {
             // A document with several workflows and no --workflow: each was checked, none chosen.
             let ids = ArazzoOptions.workflowIDs(in: source.bytes, path: file)
-            FileHandle.standardError.write(Data((
-                "flowrun \(commandName): \(file) has \(ids.count) workflows; choose one with --workflow: "
-                    + ids.joined(separator: ", ") + "\n").utf8))
+            let message = "\(file) has \(ids.count) workflows; choose one with --workflow: " + ids.joined(separator: ", ")
+            FileHandle.standardError.write(Data("flowrun \(commandName): \(message)\n".utf8))
+            failureReport?(FlowError(.invalidValue, message))
             throw ExitCode(2)
         }
         let report = DiagnosticPrinter.FileReport(source: source, path: file, diagnostics: errors)
