@@ -257,7 +257,7 @@ struct RunExecution: Sendable {
                 }
                 if let reason = report.skipReason { report.skipReason = redactor.redact(reason) }
                 // An `else` or `fallback` value that could not be evaluated may quote a secret.
-                report.error = report.error.map { redactor.redact($0) }
+                if let error = report.error { report.error = redactor.redact(error) }
                 record(report)
             case .caught(let stepID, let action, let code):
                 runSpan?.addEvent(SpanEvent(

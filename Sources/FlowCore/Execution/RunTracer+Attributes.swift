@@ -29,13 +29,15 @@ extension RunTracer {
     }
 
     /// Records how a step ended, from its redacted report.
-    static func annotate(step span: any Span, report: StepReport, asRefresh: Bool) {
+    static func annotate(step span: any Span, report: StepReport, refreshFor requester: String?) {
         span.updateAttributes { attributes in
             attributes["flowrun.step.id"] = report.id
             attributes["flowrun.step.status"] = report.status.rawValue
             attributes["flowrun.step.attempts"] = report.attempts.count
-            if asRefresh { attributes["flowrun.step.refresh"] = true }
-            if let requester = report.refreshFor { attributes["flowrun.step.refresh_for"] = requester }
+            if let requester {
+                attributes["flowrun.step.refresh"] = true
+                attributes["flowrun.step.refresh_for"] = requester
+            }
             if let error = report.error { attributes["error.type"] = error.code.name }
         }
         if let error = report.error { span.setStatus(SpanStatus(code: .error, message: error.message)) }

@@ -23,8 +23,8 @@ extension SecretRedactor {
     /// - Parameter text: Any text that may be shown.
     /// - Returns: `text`, its short secrets replaced.
     public func redactWholeValues(_ text: String) -> String {
-        let list = shortSecrets.withLock { $0 }
-        if list.isEmpty { return text }
+        // Copied out only when there is something to copy: nearly every run has no short secret.
+        guard let list = shortSecrets.withLock({ $0.isEmpty ? nil : $0 }) else { return text }
         return Self.wholeValuesRedacted(text, removing: list) ?? text
     }
 

@@ -57,7 +57,7 @@ struct StepRunner: Sendable {
     {
         let asRefresh = requester != nil
         if logLevel <= .debug { logger.debug("step started", metadata: ["step": "\(planned.id)"]) }
-        var result =
+        let result =
             if let callee = planned.subWorkflow {
                 await runSubWorkflow(planned, callee, scope: scope)
             } else if let forEach = planned.step.forEach, scope.item == nil {
@@ -67,9 +67,7 @@ struct StepRunner: Sendable {
             } else {
                 await runStep(planned, scope: scope, asRefresh: asRefresh, span: span)
             }
-        // Before the span is annotated, so that it carries `flowrun.step.refresh_for` too.
-        if let requester { result.report.refreshFor = requester }
-        if let span { RunTracer.annotate(step: span, report: result.report, asRefresh: asRefresh) }
+        if let span { RunTracer.annotate(step: span, report: result.report, refreshFor: requester) }
         if logLevel <= .debug {
             logger.debug(
                 "step finished",
@@ -577,7 +575,10 @@ struct StepRunner: Sendable {
             throw FlowError(.interceptor, "the refresh step '\(stepID)' does not exist")
         }
         let result = await run(step, scope: scope, refreshFor: requester)
-        nestedReports.append(result.report)
+        // Set here, not in `run`: a result changed in a variable of that async function is copied out of it.
+        var report = result.report
+        report.refreshFor = requester
+        nestedReports.append(report)
         if let error = result.error {
             throw FlowError(
                 .interceptor, "refreshing credentials with step '\(stepID)' failed: \(error.message)",
