@@ -12,9 +12,10 @@ extension WorkflowTestFile {
     /// - A stub written in this file that no request of the workflow can reach: in no case that has
     ///   it do its method and path pattern match a step's method and path template. A template's
     ///   `{$…}` segment matches any segment; a server URL is read with the case's `env` and `inputs`,
-    ///   and one that reads anything else may add any path prefix. So a stub is reported only when no
-    ///   request could match it. Stubs of `mock:` files are not checked: a stub file may serve several
-    ///   workflows.
+    ///   and one that reads anything else may add any path prefix; a `paginate` step that follows next-page
+    ///   URLs (`next: link`, or an expression without `param`) may send its method to any path. So a stub is
+    ///   reported only when no request could match it. Stubs of `mock:` files are not checked: a stub file may
+    ///   serve several workflows.
     ///
     /// - Parameter plan: The compiled workflow.
     /// - Returns: The problems, in file order.
@@ -135,6 +136,9 @@ struct RequestShape {
     let anyPrefix: Bool
     /// The path's segments; `nil` when the whole path is read at run time, so it can be anything.
     let segments: [Segment]?
+    /// Whether the step also follows next-page URLs that a response gives (a `Link` header, or a `paginate`
+    /// expression without `param`): those pages may be at any path of the server, whatever ``segments`` say.
+    let followsNextPages: Bool
 
     /// - Parameters:
     ///   - planned: The step.
@@ -142,6 +146,10 @@ struct RequestShape {
     ///   - inputs: The inputs a server URL may read.
     init(_ planned: PlannedStep, environment: [String: String], inputs: [String: JSONValue]) {
         method = planned.step.request.method.value
+        switch planned.step.pagination?.next {
+        case .link, .value(_, param: nil): followsNextPages = true
+        default: followsNextPages = false
+        }
         guard let path = Self.text(of: planned.step.request.path) else {
             anyPrefix = true
             segments = nil
@@ -245,7 +253,7 @@ struct RequestShape {
     /// Whether a stub with this method and path pattern (each `nil` for "any") can match a request of this shape.
     func canMatch(method stubMethod: String?, path pattern: PathPattern?) -> Bool {
         if let stubMethod, stubMethod != method { return false }
-        guard let pattern, let segments else { return true }
+        guard let pattern, let segments, !followsNextPages else { return true }
         let stub = pattern.segments
         if anyPrefix {
             // The prefix can be any segments, so it can absorb any number of the stub's first segments.
@@ -270,15 +278,17 @@ struct RequestShape {
         }
     }
 
-    /// The shape as `GET /account/{…}`, with `…/` for an unknown prefix.
+    /// The shape as `GET /account/{…}`, with `…/` for an unknown prefix and `(and its next pages)` for a step
+    /// that follows next-page URLs.
     var description: String {
         guard let segments else { return "\(method) (a path read at run time)" }
+        let pages = followsNextPages ? " (and its next pages)" : ""
         let path = segments.map { segment -> String in
             switch segment {
             case .literal(let text): text
             case .variable: "{…}"
             }
         }.joined(separator: "/")
-        return "\(method) \(anyPrefix ? "…" : "")/\(path)"
+        return "\(method) \(anyPrefix ? "…" : "")/\(path)\(pages)"
     }
 }
