@@ -325,15 +325,29 @@ struct ExpectationChecker {
         var details: [String] = []
         var location: SourceLocation?
         for (step, count) in expectation.attempts.sorted(by: { $0.key.location < $1.key.location }) {
-            let attempts = report.steps.filter { $0.id == step.value }.flatMap(\.attempts)
-            guard attempts.count != count else { continue }
+            let statuses = Self.attempts(of: step.value, in: report.steps)
+            guard statuses.count != count else { continue }
             location = location ?? step.location
-            let statuses = attempts.map { $0.status.map(String.init) ?? $0.error?.code.name ?? "?" }
             details.append(
-                "step \(step.value): expected \(Self.plural(count, "attempt")), actual \(attempts.count)"
+                "step \(step.value): expected \(Self.plural(count, "attempt")), actual \(statuses.count)"
                     + (statuses.isEmpty ? "" : " (\(statuses.joined(separator: ", ")))"))
         }
         return details.isEmpty ? nil : WorkflowTestFailure(.attempts, "attempts differ", details: details, location: location)
+    }
+
+    /// The attempts of step `name`, each as its status: a request's status or error kind, or for a `workflow:` step,
+    /// whose attempt is a run of the called workflow, how that run ended. A name no step of `reports` has is looked
+    /// for among the steps of the workflows that `workflow:` steps called.
+    private static func attempts(of name: String, in reports: [StepReport]) -> [String] {
+        let own = reports.filter { $0.id == name }
+        guard !own.isEmpty else { return reports.flatMap { attempts(of: name, in: $0.subSteps) } }
+        return own.flatMap { step -> [String] in
+            guard step.workflow != nil else {
+                return step.attempts.map { $0.status.map(String.init) ?? $0.error?.code.name ?? "?" }
+            }
+            // A step skipped by its `if` or by the run's end never called its workflow.
+            return step.status == .skipped || step.skipReason != nil ? [] : ["run \(step.status.rawValue)"]
+        }
     }
 
     private func steps(_ report: RunReport) -> WorkflowTestFailure? {

@@ -7,8 +7,9 @@ extension WorkflowTestFile {
     /// - An output under `outputs` or `outputs-exact` that the workflow does not declare (an `end` rule can
     ///   only set declared outputs).
     /// - A step, under `outcome.failure.step`, `attempts`, `iterations`, `items`, `steps` or a call's `step`,
-    ///   that the workflow lacks; under `iterations` a step without `repeat` or `paginate`, under `items` one
-    ///   without `forEach`.
+    ///   that the workflow lacks (`attempts` and a call's `step` may also name a step of a called workflow),
+    ///   with a suggestion among the names the key takes; under `iterations` a step without `repeat` or
+    ///   `paginate`, under `items` one without `forEach`.
     /// - A stub written in this file that no request of the workflow can reach: in no case that has
     ///   it do its method and path pattern match a step's method and path template. A template's
     ///   `{$…}` segment matches any segment; a server URL is read with the case's `env` and `inputs`,
@@ -28,9 +29,10 @@ extension WorkflowTestFile {
         let calledSteps = Self.requestSteps(of: plan, called: false).filter(\.called).map(\.step.id)
         func checkStep(_ step: Located<String>, orCalled: Bool = false) {
             guard !steps.contains(step.value), !(orCalled && calledSteps.contains(step.value)) else { return }
+            let candidates = orCalled ? steps + calledSteps : steps
             diagnostics.append(Diagnostic(
                 .error, .unknownStep,
-                "the workflow has no step '\(step.value)'\(Suggestion.didYouMean(step.value, in: steps))",
+                "the workflow has no step '\(step.value)'\(Suggestion.didYouMean(step.value, in: candidates))",
                 at: step.location))
         }
         for testCase in cases {
@@ -45,7 +47,7 @@ extension WorkflowTestFile {
                 }
             }
             if case .failure(let failure) = expectation.outcome, let step = failure.step { checkStep(step) }
-            expectation.attempts.keys.forEach { checkStep($0) }
+            expectation.attempts.keys.forEach { checkStep($0, orCalled: true) }
             for step in expectation.iterations.keys {
                 checkStep(step)
                 if let planned = plan.step(step.value), planned.step.repetition == nil, planned.step.pagination == nil {
