@@ -10,6 +10,8 @@ extension WorkflowTestFile {
     ///   that the workflow lacks (`attempts` and a call's `step` may also name a step of a called workflow),
     ///   with a suggestion among the names the key takes; under `iterations` a step without `repeat` or
     ///   `paginate`, under `items` one without `forEach`.
+    /// - A case step of a `switch` under `attempts`, `steps` or a call's `step`: it has no report of its own, its
+    ///   attempts and requests are the switch step's, so the error suggests the switch step.
     /// - A stub written in this file that no request of the workflow can reach: in no case that has
     ///   it do its method and path pattern match a step's method and path template. A template's
     ///   `{$…}` segment matches any segment; a server URL is read with the case's `env` and `inputs`,
@@ -27,7 +29,24 @@ extension WorkflowTestFile {
         let steps = plan.steps.map(\.id) + plan.compensations.values.map(\.id)
         // A call's `step` may also name a step of a workflow that a `workflow:` step calls: it sent the request.
         let calledSteps = Self.requestSteps(of: plan, called: false).filter(\.called).map(\.step.id)
-        func checkStep(_ step: Located<String>, orCalled: Bool = false) {
+        // The switch steps that run each case step, which has no report of its own: they report its attempts.
+        var switches: [String: [String]] = [:]
+        for planned in plan.steps {
+            guard let choice = planned.step.switch else { continue }
+            for step in Set(choice.cases.map(\.step.value) + [choice.fallback?.value].compactMap { $0 }) {
+                switches[step, default: []].append(planned.id)
+            }
+        }
+        func checkStep(_ step: Located<String>, orCalled: Bool = false, orCase: Bool = true) {
+            if !orCase, let owners = switches[step.value] {
+                let names = owners.map { "'\($0)'" }.joined(separator: " or ")
+                diagnostics.append(Diagnostic(
+                    .error, .unknownStep,
+                    "step '\(step.value)' has no report of its own: it runs as a case of switch step \(names), "
+                        + "which sends its requests and counts its attempts; did you mean \(names)?",
+                    at: step.location))
+                return
+            }
             guard !steps.contains(step.value), !(orCalled && calledSteps.contains(step.value)) else { return }
             let candidates = orCalled ? steps + calledSteps : steps
             diagnostics.append(Diagnostic(
@@ -47,7 +66,7 @@ extension WorkflowTestFile {
                 }
             }
             if case .failure(let failure) = expectation.outcome, let step = failure.step { checkStep(step) }
-            expectation.attempts.keys.forEach { checkStep($0, orCalled: true) }
+            expectation.attempts.keys.forEach { checkStep($0, orCalled: true, orCase: false) }
             for step in expectation.iterations.keys {
                 checkStep(step)
                 if let planned = plan.step(step.value), planned.step.repetition == nil, planned.step.pagination == nil {
@@ -65,8 +84,8 @@ extension WorkflowTestFile {
                         at: step.location))
                 }
             }
-            expectation.steps.keys.forEach { checkStep($0) }
-            for call in expectation.calls ?? [] { call.step.map { checkStep($0, orCalled: true) } }
+            expectation.steps.keys.forEach { checkStep($0, orCase: false) }
+            for call in expectation.calls ?? [] { call.step.map { checkStep($0, orCalled: true, orCase: false) } }
         }
         diagnostics += unreachableStubs(plan)
         func place(_ diagnostic: Diagnostic) -> (Int, Int) {
