@@ -29,7 +29,13 @@ private let workflow = """
 
 /// The lint findings of a test file (the `flowrun-test`, `workflow` lines are added) against ``workflow``.
 private func lint(_ yaml: String) throws -> [Diagnostic] {
-    let plan = try WorkflowCompiler().compile(yaml: workflow, path: "wf.yaml")
+    try lintTestFile(yaml, against: workflow)
+}
+
+/// The lint findings of a test file `t.test.yaml` (the `flowrun-test`, `workflow` lines are added) against the
+/// workflow `text`, compiled as `wf.yaml`.
+func lintTestFile(_ yaml: String, against text: String) throws -> [Diagnostic] {
+    let plan = try WorkflowCompiler().compile(yaml: text, path: "wf.yaml")
     let file = try WorkflowTestFile.load(yaml: "flowrun-test: 1\nworkflow: wf.yaml\n" + yaml, path: "t.test.yaml")
     return file.lint(against: plan)
 }

@@ -5,6 +5,8 @@ import Foundation
 /// `path` filled becomes a `{name}` parameter, named after what it read (`/account/{$steps.user.outputs.userId}`
 /// requested as `/account/u-1` gives `/account/{userId}`), so a recorded stub still answers when the values
 /// change. Segments written literally, and a server URL's own path (`/api`), stay as they were requested.
+/// A request whose URL did not come from the step's template — a page after the first of a `paginate` step
+/// that follows next-page URLs, or a path the template does not fit — keeps its path as requested.
 struct RecordedPathPattern {
     /// One `/`-separated piece of a step's path template.
     enum Piece: Equatable {
@@ -19,12 +21,20 @@ struct RecordedPathPattern {
     /// The pieces of every request path template in a plan, by step id: a called workflow may have a step with
     /// the id of one of its caller's.
     private let templates: [String: [[Piece]]]
+    /// The ids of the `paginate` steps whose pages after the first are at the URLs responses give (`next: link`,
+    /// or an expression without `param`), not at their templates.
+    private let nextPageFollowers: Set<String>
 
     /// Reads the path templates of `plan`'s steps, compensations and called workflows.
     init(plan: Plan) {
         var templates: [String: [[Piece]]] = [:]
+        var followers: Set<String> = []
         func collect(_ plan: Plan) {
             for planned in plan.steps + plan.compensations.values.sorted(by: { $0.id < $1.id }) {
+                switch planned.step.pagination?.next {
+                case .link, .value(_, param: nil): followers.insert(planned.id)
+                default: break
+                }
                 if let pieces = Self.pieces(of: planned.step.request.path) {
                     templates[planned.id, default: []].append(pieces)
                 }
@@ -33,15 +43,19 @@ struct RecordedPathPattern {
         }
         collect(plan)
         self.templates = templates
+        nextPageFollowers = followers
     }
 
     /// The pattern for `path` as step `stepID` requested it.
     /// - Parameters:
     ///   - path: The request's path, percent-encoded, without the query.
     ///   - stepID: The step that sent it.
-    /// - Returns: The path with its bound segments as `{name}` parameters when a template of the step fits it,
-    ///   else the path itself; either way a valid ``MockStub/Match/path``.
-    func pattern(for path: String, stepID: String) -> String {
+    ///   - iteration: The `repeat` iteration's or `paginate` page's index, if any.
+    /// - Returns: The path with its bound segments as `{name}` parameters when it was built from a template of the
+    ///   step and that template fits it, else the path itself; either way a valid ``MockStub/Match/path``.
+    func pattern(for path: String, stepID: String, iteration: Int? = nil) -> String {
+        // A next page's URL came from a response, so no binding filled any of its segments.
+        if let iteration, iteration > 0, nextPageFollowers.contains(stepID) { return Self.literal(path) }
         let segments = PathPattern.split(path).map(String.init)
         for pieces in templates[stepID] ?? [] {
             if let pattern = Self.pattern(segments, fitting: pieces) { return pattern }
@@ -60,12 +74,14 @@ struct RecordedPathPattern {
     }
 
     /// The pattern when `pieces`, aligned with the end of `segments`, fit them: every literal piece equals its
-    /// segment (both decoded). A server URL's path and an absolute URL's start make the two counts differ; only
-    /// the aligned ends are compared.
+    /// segment (both decoded). A server URL's path and an absolute URL's start may put segments before the
+    /// template's, so only the aligned ends are compared; a path with fewer segments than the template was not
+    /// built from it.
     private static func pattern(_ segments: [String], fitting pieces: [Piece]) -> String? {
+        guard segments.count >= pieces.count else { return nil }
         var output = segments.map { Output.literal($0) }
         var used: [String: Int] = [:]
-        let count = min(segments.count, pieces.count)
+        let count = pieces.count
         for offset in 0..<count {
             let index = segments.count - count + offset
             switch pieces[pieces.count - count + offset] {

@@ -18,7 +18,8 @@ import Synchronization
 /// the order they were sent (a list when the path was called more than once, so a `401` then its replay's `200`, or the pages of
 /// a paginated list, come back as they came). How a request becomes a match:
 /// - **The path**: a segment that a binding filled becomes a `{name}` parameter (``RecordedPathPattern``), so
-///   the stub still answers when the values change. When requests with one pattern went to several paths (a
+///   the stub still answers when the values change; a path that did not come from the step's template (a next
+///   page's URL) stays as requested. When requests with one pattern went to several paths (a
 ///   `forEach` over ids), each path gets a stub of its own instead, so that every item gets its own answer
 ///   whatever order the items run in.
 /// - **The query**: every parameter, except credentials (`api_key`, `access_token`, …) and values that hold a
@@ -85,7 +86,9 @@ public final class StubRecorder: ExchangeObserver {
     /// - Returns: The stubs, most specific first: literal paths before patterns, more conditions before fewer.
     public func stubs(for plan: Plan, answering calls: [Call]) -> MockStubs {
         let patterns = RecordedPathPattern(plan: plan)
-        let groups = Self.group(calls) { $0.match(path: patterns.pattern(for: $0.request.path, stepID: $0.stepID)) }
+        let groups = Self.group(calls) { call in
+            call.match(path: patterns.pattern(for: call.request.path, stepID: call.stepID, iteration: call.iteration))
+        }
         // A pattern that several paths were requested with gets a stub per path, answered in that path's order.
         let split = groups.flatMap { group in
             Set(group.calls.map { URLEncoding.percentDecode($0.request.path) }).count == 1

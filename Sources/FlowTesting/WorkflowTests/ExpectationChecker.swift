@@ -11,7 +11,7 @@ struct ExpectationChecker {
         var failures: [WorkflowTestFailure] = []
         failures += outcome(report).map { [$0] } ?? []
         failures += outputs(report).map { [$0] } ?? []
-        failures += self.calls(calls).map { [$0] } ?? []
+        failures += self.calls(calls, switches: Self.switches(report)).map { [$0] } ?? []
         failures += attempts(report).map { [$0] } ?? []
         failures += counts(.iterations, "iteration", expectation.iterations, in: report) { $0.iterationCount }
             .map { [$0] } ?? []
@@ -174,7 +174,20 @@ struct ExpectationChecker {
 
     // MARK: Calls
 
-    private func calls(_ actual: [RecordedCall]) -> WorkflowTestFailure? {
+    /// The switch steps that ran each case step in `report`, by the case step's id: a case step's requests go out
+    /// under its own id, but the switch step sent them, as its report holds their attempts.
+    static func switches(_ report: RunReport) -> [String: [String]] {
+        var switches: [String: [String]] = [:]
+        for step in report.steps {
+            if let chosen = step.chose, switches[chosen]?.contains(step.id) != true {
+                switches[chosen, default: []].append(step.id)
+            }
+        }
+        return switches
+    }
+
+    /// - Parameter switches: What ``switches(_:)`` gives for the run.
+    private func calls(_ actual: [RecordedCall], switches: [String: [String]]) -> WorkflowTestFailure? {
         guard let expected = expectation.calls else { return nil }
         var first: (index: Int, reasons: [String])?
         for index in 0..<max(expected.count, actual.count) {
@@ -183,7 +196,7 @@ struct ExpectationChecker {
                 break
             }
             let previous = actual[..<index].last { $0.stepID == actual[index].stepID }
-            let reasons = Self.mismatches(expected[index], actual[index], previous: previous)
+            let reasons = Self.mismatches(expected[index], actual[index], previous: previous, switches: switches)
             if !reasons.isEmpty {
                 first = (index, reasons)
                 break
@@ -197,15 +210,16 @@ struct ExpectationChecker {
             details.append("missing call \(index + 1): \(Self.describe(expected[index]))")
         } else if index >= expected.count {
             message = "expected \(expected.count) calls, the run made \(actual.count)"
-            details.append("unexpected call \(index + 1): \(Self.describe(actual[index]))")
+            details.append("unexpected call \(index + 1): \(Self.describe(actual[index], switches: switches))")
         } else {
             message = "calls differ at call \(index + 1)"
             details.append("expected: \(Self.describe(expected[index]))")
-            details.append("actual:   \(Self.describe(actual[index])): " + reasons.joined(separator: "; "))
+            details.append("actual:   \(Self.describe(actual[index], switches: switches)): "
+                + reasons.joined(separator: "; "))
         }
         details.append("calls made:")
         for (number, call) in actual.prefix(50).enumerated() {
-            details.append("  \(number + 1). \(Self.describe(call))")
+            details.append("  \(number + 1). \(Self.describe(call, switches: switches))")
         }
         if actual.count > 50 { details.append("  … \(actual.count - 50) more") }
         if actual.isEmpty { details.append("  none") }
@@ -214,9 +228,13 @@ struct ExpectationChecker {
     }
 
     /// What differs between an expected call and a recorded one; empty when it matches.
-    /// - Parameter previous: The call before this one of the same step, for `!same` header matchers.
+    /// - Parameters:
+    ///   - previous: The call before this one of the same step, for `!same` header matchers.
+    ///   - switches: The switch steps that ran each case step (``switches(_:)``): a call of a case step was sent
+    ///     by its switch step.
     static func mismatches(
-        _ expected: WorkflowTestExpectation.Call, _ call: RecordedCall, previous: RecordedCall? = nil
+        _ expected: WorkflowTestExpectation.Call, _ call: RecordedCall, previous: RecordedCall? = nil,
+        switches: [String: [String]] = [:]
     ) -> [String] {
         let match = expected.match
         let request = RequestFacts(call.request, readBody: match.body != nil)
@@ -271,8 +289,8 @@ struct ExpectationChecker {
                 reasons.append("the request has no body")
             }
         }
-        if let step = expected.step?.value, step != call.stepID {
-            reasons.append("sent by step \(call.stepID), expected \(step)")
+        if let step = expected.step?.value, step != call.stepID, switches[call.stepID]?.contains(step) != true {
+            reasons.append("sent by \(sender(call, switches: switches)), expected step \(step)")
         }
         return reasons
     }
@@ -292,15 +310,23 @@ struct ExpectationChecker {
             conditions.append("header \(name): \(matcher)")
         }
         if let body = match.body { conditions.append("body containing \(render(body))") }
-        if let step = expected.step { conditions.append("from step \(step.value)") }
-        return conditions.isEmpty ? text : text + " with " + conditions.joined(separator: ", ")
+        if !conditions.isEmpty { text += " with " + conditions.joined(separator: ", ") }
+        return text + (expected.step.map { " from step \($0.value)" } ?? "")
     }
 
-    private static func describe(_ call: RecordedCall) -> String {
+    private static func describe(_ call: RecordedCall, switches: [String: [String]]) -> String {
         let target = call.request.path + (call.request.query.map { "?" + $0 } ?? "")
         let answer = call.cancelled
             ? " → cancelled before the answer" : call.status.map { " → \($0)" } ?? " → no stub matched"
-        return "\(call.request.method) \(target)\(answer) (step \(call.stepID), attempt \(call.attempt))"
+        let step = sender(call, switches: switches)
+        return "\(call.request.method) \(target)\(answer) (\(step), attempt \(call.attempt))"
+    }
+
+    /// The step that sent `call`, as `step payout (case sepa-payout)` when a switch step ran the case step
+    /// that built it.
+    private static func sender(_ call: RecordedCall, switches: [String: [String]]) -> String {
+        guard let owners = switches[call.stepID] else { return "step \(call.stepID)" }
+        return "step \(owners.joined(separator: " or ")) (case \(call.stepID))"
     }
 
     // MARK: Attempts, steps, time
@@ -325,15 +351,29 @@ struct ExpectationChecker {
         var details: [String] = []
         var location: SourceLocation?
         for (step, count) in expectation.attempts.sorted(by: { $0.key.location < $1.key.location }) {
-            let attempts = report.steps.filter { $0.id == step.value }.flatMap(\.attempts)
-            guard attempts.count != count else { continue }
+            let statuses = Self.attempts(of: step.value, in: report.steps)
+            guard statuses.count != count else { continue }
             location = location ?? step.location
-            let statuses = attempts.map { $0.status.map(String.init) ?? $0.error?.code.name ?? "?" }
             details.append(
-                "step \(step.value): expected \(Self.plural(count, "attempt")), actual \(attempts.count)"
+                "step \(step.value): expected \(Self.plural(count, "attempt")), actual \(statuses.count)"
                     + (statuses.isEmpty ? "" : " (\(statuses.joined(separator: ", ")))"))
         }
         return details.isEmpty ? nil : WorkflowTestFailure(.attempts, "attempts differ", details: details, location: location)
+    }
+
+    /// The attempts of step `name`, each as its status: a request's status or error kind, or for a `workflow:` step,
+    /// whose attempt is a run of the called workflow, how that run ended. A name no step of `reports` has is looked
+    /// for among the steps of the workflows that `workflow:` steps called.
+    private static func attempts(of name: String, in reports: [StepReport]) -> [String] {
+        let own = reports.filter { $0.id == name }
+        guard !own.isEmpty else { return reports.flatMap { attempts(of: name, in: $0.subSteps) } }
+        return own.flatMap { step -> [String] in
+            guard step.workflow != nil else {
+                return step.attempts.map { $0.status.map(String.init) ?? $0.error?.code.name ?? "?" }
+            }
+            // A step skipped by its `if` or by the run's end never called its workflow.
+            return step.status == .skipped || step.skipReason != nil ? [] : ["run \(step.status.rawValue)"]
+        }
     }
 
     private func steps(_ report: RunReport) -> WorkflowTestFailure? {

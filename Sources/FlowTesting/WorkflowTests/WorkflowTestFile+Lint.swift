@@ -7,14 +7,18 @@ extension WorkflowTestFile {
     /// - An output under `outputs` or `outputs-exact` that the workflow does not declare (an `end` rule can
     ///   only set declared outputs).
     /// - A step, under `outcome.failure.step`, `attempts`, `iterations`, `items`, `steps` or a call's `step`,
-    ///   that the workflow lacks; under `iterations` a step without `repeat` or `paginate`, under `items` one
-    ///   without `forEach`.
+    ///   that the workflow lacks (`attempts` and a call's `step` may also name a step of a called workflow),
+    ///   with a suggestion among the names the key takes; under `iterations` a step without `repeat` or
+    ///   `paginate`, under `items` one without `forEach`.
+    /// - A case step of a `switch` under `attempts`, `steps` or a call's `step`: it has no report of its own, its
+    ///   attempts and requests are the switch step's, so the error suggests the switch step.
     /// - A stub written in this file that no request of the workflow can reach: in no case that has
     ///   it do its method and path pattern match a step's method and path template. A template's
     ///   `{$…}` segment matches any segment; a server URL is read with the case's `env` and `inputs`,
-    ///   and one that reads anything else may add any path prefix. So a stub is reported only when no
-    ///   request could match it. Stubs of `mock:` files are not checked: a stub file may serve several
-    ///   workflows.
+    ///   and one that reads anything else may add any path prefix; a `paginate` step that follows next-page
+    ///   URLs (`next: link`, or an expression without `param`) may send its method to any path. So a stub is
+    ///   reported only when no request could match it. Stubs of `mock:` files are not checked: a stub file may
+    ///   serve several workflows.
     ///
     /// - Parameter plan: The compiled workflow.
     /// - Returns: The problems, in file order.
@@ -25,11 +29,29 @@ extension WorkflowTestFile {
         let steps = plan.steps.map(\.id) + plan.compensations.values.map(\.id)
         // A call's `step` may also name a step of a workflow that a `workflow:` step calls: it sent the request.
         let calledSteps = Self.requestSteps(of: plan, called: false).filter(\.called).map(\.step.id)
-        func checkStep(_ step: Located<String>, orCalled: Bool = false) {
+        // The switch steps that run each case step, which has no report of its own: they report its attempts.
+        var switches: [String: [String]] = [:]
+        for planned in plan.steps {
+            guard let choice = planned.step.switch else { continue }
+            for step in Set(choice.cases.map(\.step.value) + [choice.fallback?.value].compactMap { $0 }) {
+                switches[step, default: []].append(planned.id)
+            }
+        }
+        func checkStep(_ step: Located<String>, orCalled: Bool = false, orCase: Bool = true) {
+            if !orCase, let owners = switches[step.value] {
+                let names = owners.map { "'\($0)'" }.joined(separator: " or ")
+                diagnostics.append(Diagnostic(
+                    .error, .unknownStep,
+                    "step '\(step.value)' has no report of its own: it runs as a case of switch step \(names), "
+                        + "which sends its requests and counts its attempts; did you mean \(names)?",
+                    at: step.location))
+                return
+            }
             guard !steps.contains(step.value), !(orCalled && calledSteps.contains(step.value)) else { return }
+            let candidates = orCalled ? steps + calledSteps : steps
             diagnostics.append(Diagnostic(
                 .error, .unknownStep,
-                "the workflow has no step '\(step.value)'\(Suggestion.didYouMean(step.value, in: steps))",
+                "the workflow has no step '\(step.value)'\(Suggestion.didYouMean(step.value, in: candidates))",
                 at: step.location))
         }
         for testCase in cases {
@@ -44,7 +66,7 @@ extension WorkflowTestFile {
                 }
             }
             if case .failure(let failure) = expectation.outcome, let step = failure.step { checkStep(step) }
-            expectation.attempts.keys.forEach { checkStep($0) }
+            expectation.attempts.keys.forEach { checkStep($0, orCalled: true, orCase: false) }
             for step in expectation.iterations.keys {
                 checkStep(step)
                 if let planned = plan.step(step.value), planned.step.repetition == nil, planned.step.pagination == nil {
@@ -62,8 +84,8 @@ extension WorkflowTestFile {
                         at: step.location))
                 }
             }
-            expectation.steps.keys.forEach { checkStep($0) }
-            for call in expectation.calls ?? [] { call.step.map { checkStep($0, orCalled: true) } }
+            expectation.steps.keys.forEach { checkStep($0, orCase: false) }
+            for call in expectation.calls ?? [] { call.step.map { checkStep($0, orCalled: true, orCase: false) } }
         }
         diagnostics += unreachableStubs(plan)
         func place(_ diagnostic: Diagnostic) -> (Int, Int) {
@@ -135,6 +157,9 @@ struct RequestShape {
     let anyPrefix: Bool
     /// The path's segments; `nil` when the whole path is read at run time, so it can be anything.
     let segments: [Segment]?
+    /// Whether the step also follows next-page URLs that a response gives (a `Link` header, or a `paginate`
+    /// expression without `param`): those pages may be at any path of the server, whatever ``segments`` say.
+    let followsNextPages: Bool
 
     /// - Parameters:
     ///   - planned: The step.
@@ -142,6 +167,10 @@ struct RequestShape {
     ///   - inputs: The inputs a server URL may read.
     init(_ planned: PlannedStep, environment: [String: String], inputs: [String: JSONValue]) {
         method = planned.step.request.method.value
+        switch planned.step.pagination?.next {
+        case .link, .value(_, param: nil): followsNextPages = true
+        default: followsNextPages = false
+        }
         guard let path = Self.text(of: planned.step.request.path) else {
             anyPrefix = true
             segments = nil
@@ -245,7 +274,7 @@ struct RequestShape {
     /// Whether a stub with this method and path pattern (each `nil` for "any") can match a request of this shape.
     func canMatch(method stubMethod: String?, path pattern: PathPattern?) -> Bool {
         if let stubMethod, stubMethod != method { return false }
-        guard let pattern, let segments else { return true }
+        guard let pattern, let segments, !followsNextPages else { return true }
         let stub = pattern.segments
         if anyPrefix {
             // The prefix can be any segments, so it can absorb any number of the stub's first segments.
@@ -270,15 +299,17 @@ struct RequestShape {
         }
     }
 
-    /// The shape as `GET /account/{…}`, with `…/` for an unknown prefix.
+    /// The shape as `GET /account/{…}`, with `…/` for an unknown prefix and `(and its next pages)` for a step
+    /// that follows next-page URLs.
     var description: String {
         guard let segments else { return "\(method) (a path read at run time)" }
+        let pages = followsNextPages ? " (and its next pages)" : ""
         let path = segments.map { segment -> String in
             switch segment {
             case .literal(let text): text
             case .variable: "{…}"
             }
         }.joined(separator: "/")
-        return "\(method) \(anyPrefix ? "…" : "")/\(path)"
+        return "\(method) \(anyPrefix ? "…" : "")/\(path)\(pages)"
     }
 }
