@@ -31,7 +31,7 @@ final class OutputLayout: Sendable {
 
     /// The position of step `id`, the first when ids repeat, or `nil` when the plan has no such step. The plan
     /// finds its steps by id here too.
-    func position(of id: String) -> Int? { stepPositions[id] }
+    func position(of id: String) -> Int? { stepPositions.value(forFewKeys: id) }
 
     /// Where the run keeps output `output` of step `step`, or `nil` when the step declares no such output.
     func slot(step: String, output: String) -> OutputSlot? {

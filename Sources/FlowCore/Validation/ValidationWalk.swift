@@ -135,7 +135,7 @@ struct ValidationWalk {
     /// Checks the value against the named type, unless that type is already being checked at this position.
     mutating func follow(_ ref: Located<String>, _ value: JSONValue) {
         let name = ref.value
-        guard let target = types[name] else {
+        guard let target = types.value(forFewKeys: name) else {
             fail("$ref") { _ in "unknown type '\(name)'" }
             return
         }
