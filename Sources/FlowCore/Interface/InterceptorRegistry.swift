@@ -43,7 +43,7 @@ public struct InterceptorRegistry: Sendable {
     }
 
     /// The factory registered under `name`, a built-in kind's or the program's.
-    public subscript(name: String) -> Factory? { factories[name] }
+    public subscript(name: String) -> Factory? { factories.value(forFewKeys: name) }
 
     /// Every registered name, the built-in kinds' included, sorted.
     public var names: [String] { factories.keys.sorted() }

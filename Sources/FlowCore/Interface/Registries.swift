@@ -14,7 +14,7 @@ public struct NamedRegistry<Entry: Sendable>: Sendable {
     }
 
     /// The entry registered under `name`.
-    public subscript(name: String) -> Entry? { entries[name] }
+    public subscript(name: String) -> Entry? { entries.value(forFewKeys: name) }
 
     /// The registered names, sorted.
     public var names: [String] { entries.keys.sorted() }
