@@ -342,6 +342,15 @@ struct PlanGraphLoopTests {
         #expect(mermaid.contains(#"    poll -.->|"until $response.body#35;/state == #quot;done#quot;, ≤ 30×"| poll"#), "\(mermaid)")
     }
 
+    @Test func aForEachStepReadsTheArrayItIteratesAsData() throws {
+        let graph = PlanGraph(try plan(Self.loops))
+        let into = graph.edges.filter { $0.to == "each" }.map { "\($0.from): \($0.kind) \($0.label)" }
+        #expect(into == ["list: data ids"])
+        #expect(graph.mermaid().contains(#"    list -->|"ids"| each"#), "\(graph.mermaid())")
+        #expect(graph.dot().contains(#"    "list" -> "each" [label="ids"];"#), "\(graph.dot())")
+        #expect(!graph.mermaid().contains(#"|"after"|"#), "\(graph.mermaid())")
+    }
+
     @Test func aWorkflowStepIsASubroutineInMermaidAndAComponentInDOT() throws {
         let caller = """
             flowrun: 1
