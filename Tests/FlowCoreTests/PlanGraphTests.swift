@@ -129,6 +129,22 @@ struct PlanGraphTests {
         #expect(graph.node(id: "outputs")?.details == ["orders, who"])
     }
 
+    @Test func anIfThatReadsAnOutputIsADataEdge() throws {
+        let graph = PlanGraph(try plan("""
+            flowrun: 1
+            steps:
+              - id: user
+                request: { method: GET, path: "https://api.test/user" }
+                outputs: { id: $response.body#/id }
+              - id: notify
+                if: "$steps.user.outputs.id == 'u1'"
+                request: { method: POST, path: "https://api.test/notify" }
+            """))
+        #expect(edges(graph, from: "user", to: "notify").map { "\($0.kind) \($0.label)" } == ["data id"])
+        #expect(graph.mermaid().contains(#"    user -->|"id"| notify"#), "\(graph.mermaid())")
+        #expect(graph.dot().contains(#"    "user" -> "notify" [label="id"];"#), "\(graph.dot())")
+    }
+
     @Test func dataEdgesAreLabelledWithTheOutputsReadInFirstMentionOrder() throws {
         let graph = try graph()
         let userToOrders = edges(graph, from: "user", to: "orders")
@@ -340,6 +356,15 @@ struct PlanGraphLoopTests {
         ])
         let mermaid = graph.mermaid()
         #expect(mermaid.contains(#"    poll -.->|"until $response.body#35;/state == #quot;done#quot;, ≤ 30×"| poll"#), "\(mermaid)")
+    }
+
+    @Test func aForEachStepReadsTheArrayItIteratesAsData() throws {
+        let graph = PlanGraph(try plan(Self.loops))
+        let into = graph.edges.filter { $0.to == "each" }.map { "\($0.from): \($0.kind) \($0.label)" }
+        #expect(into == ["list: data ids"])
+        #expect(graph.mermaid().contains(#"    list -->|"ids"| each"#), "\(graph.mermaid())")
+        #expect(graph.dot().contains(#"    "list" -> "each" [label="ids"];"#), "\(graph.dot())")
+        #expect(!graph.mermaid().contains(#"|"after"|"#), "\(graph.mermaid())")
     }
 
     @Test func aWorkflowStepIsASubroutineInMermaidAndAComponentInDOT() throws {

@@ -101,6 +101,21 @@ struct StepConditionTests {
             == [.maybeSkipped])
     }
 
+    @Test func theSameIfIsOfferedOnlyWhenItWouldGuardTheReader() {
+        let skipped = "'$steps.notify.outputs.ticket' may not exist: step 'notify' is skipped when its 'if' (line 8) "
+            + "does not hold; give the output a value for that case, 'else: { ticket: … }' on step 'notify'"
+        // A condition on inputs guards the reader: offered, also to a reader with another `if`.
+        #expect(errors(Self.workflow(orElse: "", readerIf: #"if: "$inputs.notify == false""#)).map(\.message)
+            == [skipped + ", or give step 'record' the same 'if'"])
+        // A condition on an output is no guard: only the `else` value is offered.
+        let onOutput = #"if: "$steps.user.outputs.id == 'u1'""#
+        #expect(errors(Self.workflow(notify: onOutput, orElse: "")).map(\.message) == [skipped])
+        // A reader that has it already is told why it does not count.
+        #expect(errors(Self.workflow(notify: onOutput, orElse: "", readerIf: onOutput)).map(\.message)
+            == [skipped + "; the same 'if' on step 'record' is no guard, as the condition reads more than $inputs "
+                + "or $env and may change before the reader runs"])
+    }
+
     @Test func elseMustNameDeclaredOutputsWithValuesOfTheirType() {
         #expect(diagnostics(Self.workflow(orElse: "else: { tikcet: none }", reader: "body: {}")).map(\.message)
             == ["'else' gives output 'tikcet', which step 'notify' does not declare; did you mean 'ticket'?"])

@@ -91,7 +91,8 @@ struct StepLoopTests {
             Self.polling(#"{ until: "$response.body#/status == 'done'", delay: 1ms }"#), on: dispatcher)
         let error = try #require(report.error)
         #expect(error.code == .httpStatus)
-        #expect(error.message == "iteration 2: status 500: boom")
+        #expect(error.message == "iteration 1: status 500: boom")
+        #expect(report.steps.first?.attempts.last?.iteration == 1)
     }
 
     @Test func aHundredIterationPollWithBackoffRunsInVirtualTime() async throws {

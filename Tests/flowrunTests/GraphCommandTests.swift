@@ -73,6 +73,10 @@ struct GraphCommandTests {
             #"    create_order -.->|"orderId"| refund"#,
             "    class create_order_compensate,reserve_stock_compensate compensation",
         ]),
+        ("workflows/fan-out-details.yaml", [
+            #"    transactions -->|"list"| details"#,   // the array it iterates: data, not `after`
+            #"    details -->|"merchant"| report"#,
+        ]),
         ("workflows/weather-alerts.yaml", [
             #"    geocode -->|"lat, lon"| alerts"#,
             #"    geocode -->|"$vars.quota"| record"#,
@@ -100,6 +104,8 @@ struct GraphCommandTests {
         let fanOut = try await FlowRunProcess.run(["graph", "workflows/fan-out-details.yaml"])
         #expect(fanOut.stdout.contains("/details<br/>for each $steps.transactions.outputs.list, 4 at a time"),
                 "\(fanOut.stdout)")
+        let fanOutDOT = try await FlowRunProcess.run(["graph", "workflows/fan-out-details.yaml", "--format", "dot"])
+        #expect(fanOutDOT.stdout.contains(#"    "transactions" -> "details" [label="list"];"#), "\(fanOutDOT.stdout)")
 
         let call = try await FlowRunProcess.run(["graph", "workflows/list-invoices.yaml"])
         #expect(call.stdout.contains(#"    login[["<b>login</b><br/>workflow: ./shared-login.yaml"]]"#), "\(call.stdout)")

@@ -52,10 +52,7 @@ extension CompilationSession {
     /// reads only inputs or environment variables, which do not change during a run.
     func isGuarded(_ reader: Step?, by condition: Condition) -> Bool {
         guard let own = reader?.condition, own.text == condition.text else { return false }
-        switch condition.expression.source {
-        case .input, .environment: return true
-        default: return false
-        }
+        return condition.isFixedForTheRun
     }
 }
 
@@ -74,11 +71,18 @@ enum SkipCause {
         }
     }
 
-    /// The other way to guard `reader`, after the `else` value, for messages: ", or give step 'x' the same 'if'".
+    /// The other way to guard `reader`, after the `else` value, for messages: ", or give step 'x' the same 'if'"
+    /// when that guards it (the `if` reads only `$inputs` or `$env`); otherwise why the same `if` does not, when
+    /// the reader has it already, since the `else` value is then the only remedy.
     func otherRemedy(reader: Step?) -> String {
         switch self {
-        case .condition: reader.map { ", or give step '\($0.id.value)' the same 'if'" } ?? ""
-        case .unmatchedSwitch: ", or give the switch a 'default' case"
+        case .condition(let condition):
+            guard let reader else { return "" }
+            if condition.isFixedForTheRun { return ", or give step '\(reader.id.value)' the same 'if'" }
+            guard reader.condition?.text == condition.text else { return "" }
+            return "; the same 'if' on step '\(reader.id.value)' is no guard, as the condition reads more than "
+                + "$inputs or $env and may change before the reader runs"
+        case .unmatchedSwitch: return ", or give the switch a 'default' case"
         }
     }
 }

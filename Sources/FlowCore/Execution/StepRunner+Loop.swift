@@ -47,7 +47,8 @@ extension StepRunner {
                 report.attempts += result.report.attempts
                 report.iterationCount = index + 1
                 if var error = result.error {
-                    error.message = "\(unit) \(index + 1): " + error.message
+                    // The index the report's `iteration` and `-v`'s line give, so the message names an entry there.
+                    error.message = "\(unit) \(index): " + error.message
                     iterationFailure = (error, result.failedResponse)
                     action = machine.apply(.iterationFailed(index: index))
                     continue iterations
@@ -107,7 +108,7 @@ extension StepRunner {
                 }
                 return failed(FlowError(.loopLimit, message))
             case .finish(.cancelled(let next)):
-                return failed(FlowError(.cancelled, "the run was cancelled while waiting for \(unit) \(next + 1)"))
+                return failed(FlowError(.cancelled, "the run was cancelled while waiting for \(unit) \(next)"))
             }
         }
         for (name, items) in collected { outputs[name] = .array(items) }

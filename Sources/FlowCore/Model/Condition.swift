@@ -45,6 +45,15 @@ package struct Condition: Sendable {
     /// The condition as written: `$response.body#/status != "done"`.
     package var text: String { "\(expression) \(comparison.rawValue) \(literal)" }
 
+    /// Whether the condition reads only inputs or environment variables, which do not change during a run, so
+    /// it holds for every step that has it or for none: only then does the same `if` guard a reader.
+    package var isFixedForTheRun: Bool {
+        switch expression.source {
+        case .input, .environment: true
+        default: false
+        }
+    }
+
     /// Whether the condition holds for `value`; a missing value (`nil`) never satisfies it.
     package func holds(for value: JSONValue?) -> Bool {
         guard let value else { return false }

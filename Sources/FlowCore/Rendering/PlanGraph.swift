@@ -503,6 +503,8 @@ extension PlanGraph {
             let inputs: [ValueTemplate] = step.call?.inputs.map(\.value) ?? []
             return step.request.templates + step.outputs.map(\.value) + step.set.map(\.value) + inputs
                 + (step.switch.map { [.expression($0.value, $0.location)] } ?? [])
+                + (step.forEach.map { [.expression($0.items, $0.location)] } ?? [])
+                + (step.condition.map { [.expression($0.expression, $0.location)] } ?? [])
         }
 
         /// The step outputs that templates read, grouped by step in first-mention order.
