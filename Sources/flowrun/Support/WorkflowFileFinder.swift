@@ -3,7 +3,7 @@ import Foundation
 
 /// Expands the paths given on the command line into the workflow (or test) files to process.
 ///
-/// A file is taken as given. A folder is searched recursively for `*.yaml`
+/// A file is taken as given. A folder, or a symbolic link to one, is searched recursively for `*.yaml`
 /// and `*.yml` files, skipping hidden entries (`.git`, `.build`, `.build-linux`), test files
 /// (`*.test.yaml`), mock stub files (`*.mock.yaml`) and OpenAPI documents (`*.openapi.yaml`), which have formats of
 /// their own; `flowrun test` looks for the test files instead (``accepts``).
@@ -39,7 +39,11 @@ struct WorkflowFileFinder {
                 result.append(path)
                 continue
             }
-            guard let enumerator = manager.enumerator(atPath: path) else {
+            // FileManager lists nothing under a symbolic link to a folder, so a link given on the command line
+            // (`workflows -> ../shared/workflows`) is listed through its target, as `find -H` and `ls` do; the
+            // files found keep the path as given.
+            let listed = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            guard let enumerator = manager.enumerator(atPath: listed) else {
                 throw Failure(description: "\(path): cannot list the folder")
             }
             var found: [String] = []
