@@ -43,12 +43,15 @@ public struct TLSSettings: Sendable {
         }
         clientChain = try Self.certificates(in: clientCertificateFile, role: .clientCertificate)
         let keyFile = clientKeyFile ?? clientCertificateFile
-        try Self.checkReadable(keyFile, role: .clientKey)
+        // Without a key file the key is looked for in the certificate's file: that file, and its option or server
+        // key, is the one a problem with the key names.
+        let keyRole: InvalidFile.Role = clientKeyFile == nil ? .clientCertificate : .clientKey
+        try Self.checkReadable(keyFile, role: keyRole)
         do {
             clientKey = try NIOSSLPrivateKey(file: keyFile, format: .pem)
         } catch {
             throw InvalidFile(
-                path: keyFile, role: .clientKey,
+                path: keyFile, role: keyRole,
                 reason: clientKeyFile == nil
                     ? "it holds no private key; give the key's file too"
                     : "it holds no unencrypted PEM private key (\(error))")
@@ -59,7 +62,7 @@ public struct TLSSettings: Sendable {
         do {
             _ = try NIOSSLContext(configuration: configuration)
         } catch {
-            throw InvalidFile(path: keyFile, role: .clientKey, reason: "the key does not belong to the client certificate")
+            throw InvalidFile(path: keyFile, role: keyRole, reason: "the key does not belong to the client certificate")
         }
     }
 

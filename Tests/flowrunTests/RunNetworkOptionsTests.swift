@@ -112,6 +112,9 @@ struct RunNetworkOptionsTests {
                 (["--cacert", certificates.path("missing.pem")], "flowrun run: --cacert \(certificates.path("missing.pem")): "),
                 (["--cert", certificates.clientCertificate, "--key", certificates.strayKey],
                  "flowrun run: --key \(certificates.strayKey): the key does not belong to the client certificate"),
+                // Without --key, the key is looked for in the certificate's file: the message names that file's option.
+                (["--cert", certificates.clientCertificate],
+                 "flowrun run: --cert \(certificates.clientCertificate): it holds no private key; give the key's file too"),
             ] {
                 let outcome = try await FlowRunProcess.run(
                     ["run", "ping.yaml"] + arguments, in: folder.url, environment: ["API": server.baseURL],
