@@ -29,6 +29,18 @@ final class SubWorkflowLoader {
     /// The files being compiled below the top-level one, the outermost first: canonical path and the path to show.
     private var chain: [(canonical: String, shown: String)] = []
 
+    /// The names of the sources of the Arazzo documents compiled so far, the top-level one's included: the names
+    /// that `--server` and `--source` may give values for.
+    private(set) var arazzoSourceNames: Set<String> = []
+
+    /// Whether the file being compiled now is the top-level one, not one that it calls.
+    var isCompilingTopLevel: Bool { chain.isEmpty }
+
+    /// Adds the source names of an Arazzo document that this compilation compiled to ``arazzoSourceNames``.
+    func noteArazzoSources(_ names: [String]) {
+        arazzoSourceNames.formUnion(names)
+    }
+
     /// Creates a loader for the compilation of the file at `path`.
     init(compiler: WorkflowCompiler, path: String) {
         self.compiler = compiler
@@ -90,6 +102,7 @@ final class SubWorkflowLoader {
             }
         }
         arazzoDocuments[key] = result
+        if case .success(let document) = result { noteArazzoSources(document.sourceNames) }
         return result
     }
 

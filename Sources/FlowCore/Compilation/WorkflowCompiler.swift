@@ -25,6 +25,9 @@ public struct WorkflowCompiler: Sendable {
         /// Each workflow of an Arazzo document without errors, in the order written, as `run` compiles it (without
         /// `--server`); empty for a flowrun workflow.
         public var arazzoWorkflows: [ArazzoWorkflowCompilation] = []
+        /// The names of the source descriptions of an Arazzo document, and of the Arazzo documents it calls, in no
+        /// particular order; empty for a flowrun workflow.
+        package var arazzoSourceNames: Set<String> = []
 
         /// Whether any diagnostic is an error.
         public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
@@ -158,11 +161,41 @@ public struct WorkflowCompiler: Sendable {
         return Result(plan: hasErrors ? nil : plan, diagnostics: diagnostics)
     }
 
+    /// Checks an Arazzo document and the workflows it calls (``checkArazzoWorkflows(_:path:loader:)``); running the
+    /// top-level one, also that every source name given a server URL or a local copy is one of theirs.
+    private func checkArazzo(_ root: YAMLNode, path: String, loader: SubWorkflowLoader) -> Result {
+        let (document, checked) = checkArazzoWorkflows(root, path: path, loader: loader)
+        loader.noteArazzoSources(document.sourceNames)
+        var result = checked
+        result.arazzoSourceNames = loader.arazzoSourceNames
+        // `lint`, which applies `--source` to every document it checks, asks this of the documents together.
+        guard compilesArazzo, loader.isCompilingTopLevel else { return result }
+        let unknown = document.unknownSourceNames(
+            arazzoServerURLs.keys.sorted(), given: "a server URL", known: loader.arazzoSourceNames)
+            + document.unknownSourceNames(
+                sourceDescriptionCopies.keys.sorted(), given: "a local copy", known: loader.arazzoSourceNames)
+        guard !unknown.isEmpty else { return result }
+        result.diagnostics = Diagnostic.sortedByLocation(result.diagnostics + unknown)
+        result.plan = nil
+        return result
+    }
+
     /// Checks an Arazzo document, then lowers its workflows into flowrun's and compiles them: every workflow is
     /// checked, and the one ``arazzoWorkflowID`` names (or the only one) becomes the plan.
-    private func checkArazzo(_ root: YAMLNode, path: String, loader: SubWorkflowLoader) -> Result {
+    /// - Returns: The decoded document and the result.
+    private func checkArazzoWorkflows(_ root: YAMLNode, path: String, loader: SubWorkflowLoader)
+        -> (ArazzoDocument, Result)
+    {
         let operations = operationSourceLoader.map { (loader: loader, read: $0, copies: sourceDescriptionCopies) }
         let checked = ArazzoCheck.checkForLowering(root, path: path, operations: operations)
+        let result = checkArazzoWorkflows(checked, path: path, loader: loader)
+        return (checked.document, result)
+    }
+
+    /// Lowers the workflows of a checked Arazzo document into flowrun's and compiles them.
+    private func checkArazzoWorkflows(_ checked: ArazzoCheck.Checked, path: String, loader: SubWorkflowLoader)
+        -> Result
+    {
         var result = Result(plan: nil, diagnostics: checked.diagnostics, kind: .arazzo)
         // Without an OpenAPI reader no step can be lowered; with errors, lowering would only repeat them.
         guard operationSourceLoader != nil, !result.hasErrors else { return result }

@@ -99,7 +99,11 @@ struct LintCommand: AsyncParsableCommand {
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("Name at least one workflow file or folder.") }
-        _ = try ArazzoOptions.pairs(sources, option: "--source", example: "petstore=./petstore.openapi.yaml")
+        let copies = try ArazzoOptions.pairs(sources, option: "--source", example: "petstore=./petstore.openapi.yaml")
+        // A copy named on the command line that is not there is a mistake in the command, not a finding in a file.
+        for (name, path) in copies.sorted(by: { $0.key < $1.key }) where !FileManager.default.fileExists(atPath: path) {
+            throw ValidationError("--source \(name)=\(path): no such file.")
+        }
         if maxFindings < 0 { throw ValidationError("--max-findings takes 0 (all) or a positive number.") }
     }
 
@@ -107,6 +111,7 @@ struct LintCommand: AsyncParsableCommand {
         let files = try WorkflowFileFinder(excludes: excludes).filesOrExit(
             in: paths, command: "flowrun lint", kind: "workflow files (*.yaml, *.yml)")
         let reports = await Self.lint(files, explain: explain, sourceCopies: sourceCopies)
+        try Self.checkSourceNames(sourceCopies, in: reports)
         let printer = DiagnosticPrinter(
             format: format, color: format == .human && Terminal.isColorTerminal(STDOUT_FILENO),
             showsSummary: !quiet, explains: explain, strict: strict, maxFindings: maxFindings)
@@ -144,6 +149,7 @@ struct LintCommand: AsyncParsableCommand {
                 let result = compiler.check(bytes: source.bytes, path: path)
                 var report = DiagnosticPrinter.FileReport(source: source, path: path, diagnostics: result.diagnostics)
                 report.isArazzo = result.kind == .arazzo
+                report.arazzoSourceNames = result.arazzoSourceNames
                 guard explain, !result.hasErrors else { return report }
                 if let plan = result.plan {
                     report.explained = [PolicyAnalysisPrinter.Explained(
@@ -154,6 +160,23 @@ struct LintCommand: AsyncParsableCommand {
                 }
                 return report
             }
+        }
+    }
+
+    /// Exits 2, saying so on standard error, when a `--source` names a source that none of the Arazzo documents
+    /// checked has: a misspelt name would otherwise be ignored, and the copy never read.
+    /// - Parameters:
+    ///   - copies: The local copies, by source name (`--source NAME=PATH`).
+    ///   - reports: The reports of the files checked.
+    /// - Throws: `ExitCode(2)`.
+    static func checkSourceNames(_ copies: [String: String], in reports: [DiagnosticPrinter.FileReport]) throws {
+        let known = reports.reduce(into: Set<String>()) { $0.formUnion($1.arazzoSourceNames) }
+        for (name, path) in copies.sorted(by: { $0.key < $1.key }) where !known.contains(name) {
+            let message = reports.contains(where: \.isArazzo)
+                ? "no Arazzo document checked has a source '\(name)'" + Suggestion.didYouMean(name, in: known.sorted())
+                : "no Arazzo document was checked"
+            FileHandle.standardError.write(Data("flowrun lint: --source \(name)=\(path): \(message)\n".utf8))
+            throw ExitCode(2)
         }
     }
 

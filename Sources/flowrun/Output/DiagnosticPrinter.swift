@@ -16,6 +16,9 @@ struct DiagnosticPrinter {
         var explained: [PolicyAnalysisPrinter.Explained] = []
         /// Whether the file is an Arazzo document, whose `--explain` JSON is by workflow.
         var isArazzo = false
+        /// An Arazzo document's source names (and those of the Arazzo documents it calls), which `lint --source`
+        /// must name one of.
+        var arazzoSourceNames: Set<String> = []
     }
 
     /// The format to print.

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// `--server NAME=URL` and `--source NAME=PATH` name a source of the Arazzo document: a name it does not have is a
+/// mistake reported before anything runs, never silently ignored (which would send the operations to the document's
+/// own server, or leave the copy unread).
+struct ArazzoSourceNameTests {
+    static let document = "workflows/adopt-pet.arazzo.yaml"
+    static let running = ["--mock", "workflows/adopt-pet.mock.yaml", "--input", "species=cat", "--input", "adopter=ada"]
+
+    @Test func runRefusesAServerForASourceTheDocumentDoesNotHave() async throws {
+        let outcome = try await FlowRunProcess.run(
+            ["run", Self.document, "--server", "shp=http://127.0.0.1:9/v1"] + Self.running)
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains(
+            "\(Self.document):9:11: error: a server URL is given for source 'shp', which the document does not have; "
+                + "did you mean 'shop'? (its sources: shop) [unknown-reference]"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("✓"), "no step may run: \(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty)
+    }
+
+    @Test func runAndGraphRefuseACopyOfASourceTheDocumentDoesNotHave() async throws {
+        let copy = ["--source", "shops=workflows/adopt-pet.openapi.yaml"]
+        for arguments in [["run", Self.document] + copy + Self.running, ["graph", Self.document] + copy] {
+            let outcome = try await FlowRunProcess.run(arguments)
+            #expect(outcome.status == 2, "\(arguments)")
+            #expect(outcome.stderr.contains(
+                "error: a local copy is given for source 'shops', which the document does not have; did you mean "
+                    + "'shop'?"), "\(outcome.stderr)")
+        }
+    }
+
+    @Test func theSourcesTheDocumentHasStillWork() async throws {
+        let outcome = try await FlowRunProcess.run(
+            ["run", Self.document, "--source", "shop=workflows/adopt-pet.openapi.yaml"] + Self.running)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+    }
+
+    @Test func lintRefusesACopyOfASourceNoDocumentHas() async throws {
+        let misspelt = try await FlowRunProcess.run(
+            ["lint", Self.document, "--source", "shp=workflows/adopt-pet.openapi.yaml"])
+        #expect(misspelt.status == 2)
+        #expect(misspelt.stderr == "flowrun lint: --source shp=workflows/adopt-pet.openapi.yaml: no Arazzo document "
+            + "checked has a source 'shp'; did you mean 'shop'?\n")
+
+        let noArazzo = try await FlowRunProcess.run(
+            ["lint", "workflows/banking.yaml", "--source", "shop=workflows/adopt-pet.openapi.yaml"])
+        #expect(noArazzo.status == 2)
+        #expect(noArazzo.stderr.contains("no Arazzo document was checked"))
+
+        let named = try await FlowRunProcess.run(
+            ["lint", Self.document, "--source", "shop=workflows/adopt-pet.openapi.yaml"])
+        #expect(named.status == 0, "\(named.stdout)\(named.stderr)")
+    }
+
+    @Test func lintRefusesACopyThatIsNotThere() async throws {
+        let outcome = try await FlowRunProcess.run(["lint", Self.document, "--source", "shop=missing.openapi.yaml"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("--source shop=missing.openapi.yaml: no such file."), "\(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty)
+    }
+}
