@@ -63,7 +63,11 @@ extension ArazzoLowering {
             case .retry:
                 if action.workflowID != nil || action.stepID != nil {
                     let first: Located<String>
-                    if let workflowID = action.workflowID {
+                    if let workflowID = action.workflowID, dependencies.contains(workflowID.value) {
+                        // A workflow the step's workflow depends on already has a step: running it again gives
+                        // `$workflows.<id>.outputs` (a token, say) the new values the retried step reads.
+                        first = Located(Self.dependencyStepID(workflowID.value), at: workflowID.location)
+                    } else if let workflowID = action.workflowID {
                         guard let transfer = transfer(to: workflowID) else { continue }
                         first = transfer
                     } else {

@@ -36,6 +36,9 @@ struct ArazzoLowering {
     /// The workflows the actions of the workflow being lowered go to (`goto` or `retry` with a `workflowId`): each
     /// is called by an on-demand step, added after the workflow's steps.
     var transfers: [Located<String>] = []
+    /// The `dependsOn` entries of the workflow being lowered: a `retry` action that names one of them runs its
+    /// `dependsOn-<id>` step again, so that `$workflows.<id>.outputs` reads what the new run gave.
+    var dependencies: Set<String> = []
 
     init(_ checked: ArazzoCheck.Checked, serverURLs: [String: String] = [:]) {
         self.checked = checked
@@ -87,6 +90,7 @@ struct ArazzoLowering {
         let inputs = mergedInputs(of: arazzo)
         if let inputs { workflow.inputs = inputSchema(inputs, types: &workflow.types) }
         transfers = []
+        dependencies = Set(arazzo.dependsOn.map(\.value))
         let extensions = checked.extensions
         workflow.environment = extensions.environment
         workflow.interceptors = extensions.interceptors

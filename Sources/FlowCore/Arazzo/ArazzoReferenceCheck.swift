@@ -199,7 +199,9 @@ package struct ArazzoReferenceCheck {
                 unknown("workflow", Located(workflowID, at: use.location), among: document.workflows.map(\.id.value))
                 return
             }
-            if part == .outputs {
+            if part == .outputs, let reader = workflow, !reader.dependsOn.contains(where: { $0.value == workflowID }) {
+                notRunFirst(workflowID, readBy: reader, at: use.location)
+            } else if part == .outputs {
                 let outputs = called.outputs.map(\.name.value)
                 if !outputs.contains(name) {
                     undeclaredOutput("workflow '\(workflowID)'", Located(name, at: use.location), among: outputs)
@@ -250,6 +252,18 @@ package struct ArazzoReferenceCheck {
         }
         guard let properties = schema.first(where: { $0.key.scalar?.text == "properties" })?.value.mapping else { return nil }
         return properties.compactMap { $0.key.scalar?.text }
+    }
+
+    /// A read of `$workflows.<id>.outputs` in a workflow that does not list `<id>` in its `dependsOn`: the outputs
+    /// flowrun reads are those of the run of `<id>` that `dependsOn` starts first (and that a `retry` action naming
+    /// it starts again), so there would be nothing to read.
+    private mutating func notRunFirst(_ workflowID: String, readBy reader: ArazzoWorkflow, at location: SourceLocation) {
+        diagnostics.append(Diagnostic(
+            .error, .unknownReference,
+            "workflow '\(reader.id.value)' reads the outputs of workflow '\(workflowID)', which it does not run first: "
+                + "list '\(workflowID)' in its dependsOn (a retry action that names it then runs it again, and this "
+                + "reads the new outputs)",
+            at: location))
     }
 
     /// A read of an output that is not declared: a warning, not an error, as two of the specification's own

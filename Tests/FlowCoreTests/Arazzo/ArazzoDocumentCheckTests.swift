@@ -106,6 +106,38 @@ struct ArazzoDocumentCheckTests {
         #expect(findings.first?.message == "step 'adopt' has no output 'reciept', so the value is absent when it is read; did you mean 'receipt'?")
     }
 
+    /// `$workflows.<id>.outputs` reads the run of `<id>` that `dependsOn` starts first: a workflow that does not
+    /// depend on `<id>` has nothing to read, which is a located error rather than a failure when it runs.
+    @Test func readingTheOutputsOfAWorkflowThatDoesNotRunFirstIsAnError() throws {
+        let report = """
+              - workflowId: report
+                dependsOn: [adopt]
+                steps:
+                  - stepId: show
+                    operationId: getPet
+                    parameters: [{ name: petId, in: path, value: $workflows.adopt.outputs.receipt }]
+                outputs: { own: $workflows.report.outputs.shown, price: $workflows.adopt.outputs.price }
+            components:
+
+            """
+        let yaml = Self.valid.replacingOccurrences(of: "components:\n", with: report)
+        #expect(try errors(yaml) == [
+            "41:21 workflow 'report' reads the outputs of workflow 'report', which it does not run first: list "
+                + "'report' in its dependsOn (a retry action that names it then runs it again, and this reads the new "
+                + "outputs)",
+        ])
+        let independent = yaml.replacingOccurrences(of: "    dependsOn: [adopt]\n", with: "")
+        #expect(try errors(independent) == [
+            "39:54 workflow 'report' reads the outputs of workflow 'adopt', which it does not run first: list 'adopt' "
+                + "in its dependsOn (a retry action that names it then runs it again, and this reads the new outputs)",
+            "40:21 workflow 'report' reads the outputs of workflow 'report', which it does not run first: list "
+                + "'report' in its dependsOn (a retry action that names it then runs it again, and this reads the new "
+                + "outputs)",
+            "40:61 workflow 'report' reads the outputs of workflow 'adopt', which it does not run first: list 'adopt' "
+                + "in its dependsOn (a retry action that names it then runs it again, and this reads the new outputs)",
+        ])
+    }
+
     @Test func stepsAndActionsThatAreIncompleteSaySo() throws {
         let yaml = """
             arazzo: 1.0.0
