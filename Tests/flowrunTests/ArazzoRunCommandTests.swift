@@ -592,7 +592,9 @@ struct ArazzoRunCommandTests {
         let misspelt = try await FlowRunProcess.run(
             ["run", "two.arazzo.yaml", "--workflow", "list-cat", "--mock", "stubs.mock.yaml"], in: folder.url)
         #expect(misspelt.status == 2)
-        #expect(misspelt.stderr.contains("error: the document has no workflow 'list-cat'; did you mean 'list-cats'?"))
+        #expect(misspelt.stderr.contains(
+            "two.arazzo.yaml:13:17: error: the document has no workflow 'list-cat'; did you mean 'list-cats'?"),
+            "\(misspelt.stderr)")
         let chosen = try await FlowRunProcess.run(
             ["run", "two.arazzo.yaml", "--workflow", "list-cats", "--mock", "stubs.mock.yaml"], in: folder.url)
         #expect(chosen.status == 0, "\(chosen.stderr)")

@@ -56,10 +56,11 @@ struct ArazzoLowering {
         let ids = document.workflows.map(\.id.value)
         if let id {
             if let found = document.workflows.first(where: { $0.id.value == id }) { return found }
+            // At the first workflowId: where the workflows the message lists begin.
             error(.unknownReference,
                   "the document has no workflow '\(id)'\(Suggestion.didYouMean(id, in: ids)); its workflows: "
                       + ids.joined(separator: ", "),
-                  at: document.info.title.location)
+                  at: document.workflows.first?.id.location ?? document.info.title.location)
             return nil
         }
         guard document.workflows.count == 1 else {
