@@ -146,6 +146,9 @@ struct LintCommand: AsyncParsableCommand {
                 let source: SourceFile? = error.code == .limitExceeded ? SourceFile(path: path, bytes: []) : nil
                 return .init(source: source, path: path, diagnostics: [Diagnostic(error)])
             case .success(let source):
+                if let findings = Self.openAPIDocumentFindings(source, path: path, compiler: compiler) {
+                    return .init(source: source, path: path, diagnostics: findings)
+                }
                 let result = compiler.check(bytes: source.bytes, path: path)
                 var report = DiagnosticPrinter.FileReport(source: source, path: path, diagnostics: result.diagnostics)
                 report.isArazzo = result.kind == .arazzo
@@ -178,6 +181,22 @@ struct LintCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("flowrun lint: --source \(name)=\(path): \(message)\n".utf8))
             throw ExitCode(2)
         }
+    }
+
+    /// What the OpenAPI reader finds in `source` when it is an OpenAPI document (a top-level `openapi` key, and no
+    /// `flowrun` or `arazzo` one), as a workflow's `openapi:` entry would report it; `nil` for any other file,
+    /// which is checked as a workflow or Arazzo document. Named on its own, such a file is not a workflow with a
+    /// dozen unknown keys but the document a workflow calls.
+    private static func openAPIDocumentFindings(_ source: SourceFile, path: String, compiler: WorkflowCompiler)
+        -> [Diagnostic]?
+    {
+        guard let read = compiler.operationSourceLoader, source.bytes.count >= 7,
+            String(decoding: source.bytes, as: UTF8.self).contains("openapi"),
+            let keys = (try? YAMLLoader(limits: compiler.loaderLimits).load(source.bytes, path: path))?.mapping?
+                .compactMap({ $0.key.scalar?.text }),
+            keys.contains("openapi"), !keys.contains("flowrun"), !keys.contains("arazzo")
+        else { return nil }
+        return read(source.bytes, path, "").diagnostics
     }
 
     /// The worst case of `workflow` of the Arazzo document at `path`, compiled as `run` compiles it when lint
