@@ -33,6 +33,22 @@ struct FlowRunProcess {
         }
     }
 
+    /// Sends `signal` to the run whose process id `started` puts in `pid`, once it is there.
+    ///
+    /// A test server's handler calls this when the run's request arrives; on a loaded machine that can be before
+    /// this process has noted the child's id, and `kill(0, …)` would signal the whole process group, the test
+    /// runner included. So it waits for the id, up to five seconds, on the handler's thread (not a test's task).
+    static func signal(_ pid: borrowing Mutex<Int32>, _ signal: Int32) {
+        for _ in 0..<1_000 {
+            let child = pid.withLock { $0 }
+            if child != 0 {
+                kill(child, signal)
+                return
+            }
+            usleep(5_000)
+        }
+    }
+
     /// Runs `flowrun` with `arguments` in `directory`, blocking this thread until it exits.
     ///
     /// Private: tests call the async overload, which runs this on a thread of its own.

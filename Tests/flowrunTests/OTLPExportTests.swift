@@ -193,7 +193,7 @@ struct OTLPExportTests {
         let pid = Mutex<Int32>(0)
         let spans = try await withTestServer({ _ in Self.accepted }) { collector in
             let outcome = try await withTestServer({ _ in
-                kill(pid.withLock { $0 }, SIGINT)
+                FlowRunProcess.signal(pid, SIGINT)
                 return TestReply(status: 200, body: Array("{}".utf8), delay: .seconds(5))
             }) { api in
                 try await FlowRunProcess.run(

@@ -204,7 +204,7 @@ struct RunSeriesTests {
         let (outcome, requests) = try await withTestServer({ _ in
             // The third run's request is in flight: interrupt, then answer too late for it.
             guard received.add(1, ordering: .relaxed).newValue == 3 else { return .text("ok") }
-            kill(pid.withLock { $0 }, SIGINT)
+            FlowRunProcess.signal(pid, SIGINT)
             return TestReply(status: 200, body: Array("ok".utf8), delay: .seconds(5))
         }) { server in
             let outcome = try await FlowRunProcess.run(

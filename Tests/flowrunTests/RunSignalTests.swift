@@ -12,7 +12,7 @@ struct RunSignalTests {
         let pid = Mutex<Int32>(0)
         let outcome = try await withTestServer({ _ in
             // The request is in flight: signal the run, then answer too late for it.
-            kill(pid.withLock { $0 }, signal)
+            FlowRunProcess.signal(pid, signal)
             return TestReply(status: 200, body: Array("{}".utf8), delay: .seconds(5))
         }) { server in
             try await FlowRunProcess.run(
