@@ -279,8 +279,9 @@ package struct WorkflowDecoder {
             return []
         }
         let actions = ["fallback", "goto", "run", "end"]
+        let rule = stepScoped ? "an on-error rule" : "a catch rule"
         return elements.compactMap { element -> CatchRule? in
-            guard let fields = reader(element, "a catch rule", ["when"] + actions + ["then", "maxVisits"]) else {
+            guard let fields = reader(element, rule, ["when"] + actions + ["then", "maxVisits"]) else {
                 return nil
             }
             var step: Located<String>?
@@ -292,8 +293,8 @@ package struct WorkflowDecoder {
             guard present.count == 1, let actionName = present.first, let value = fields[actionName] else {
                 report(.invalidValue,
                        present.isEmpty
-                           ? "a catch rule needs one action: fallback, goto, run or end"
-                           : "a catch rule has one action; found \(present.map { "'\($0)'" }.joined(separator: " and "))",
+                           ? "\(rule) needs one action: fallback, goto, run or end"
+                           : "\(rule) has one action; found \(present.map { "'\($0)'" }.joined(separator: " and "))",
                        element)
                 return nil
             }
