@@ -134,6 +134,9 @@ package struct WorkflowDecoder {
             let id = fields["id"].flatMap({ name($0, "a step id") })
         else { return nil }
         var step: Step
+        // A request with errors leaves the step out of the workflow, but its other keys are still read, so
+        // that lint reports their problems in the same pass.
+        var requestFailed = false
         // The keys of an `operation:` step, which only it has.
         let operationKeys = ["parameters"] + Self.bodyKeys
         if fields["workflow"] != nil || fields.contains("switch") {
@@ -170,8 +173,12 @@ package struct WorkflowDecoder {
                     return nil
                 }
                 reportKeys(operationKeys, thatNeed: "operation", in: fields, stepID: id.value)
-                guard let decoded = self.request(requestNode, stepID: id.value) else { return nil }
-                request = decoded
+                if let decoded = self.request(requestNode, stepID: id.value) {
+                    request = decoded
+                } else {
+                    request = .placeholder(at: requestNode.location)
+                    requestFailed = true
+                }
             }
             reportKeys(["cases", "default"], thatNeed: "switch", in: fields, stepID: id.value)
             if let inputs = fields["inputs"] {
@@ -217,7 +224,7 @@ package struct WorkflowDecoder {
                        + "but the step has no 'if'", node, key: fields.keyNode("else"))
             }
         }
-        return step
+        return requestFailed ? nil : step
     }
 
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
