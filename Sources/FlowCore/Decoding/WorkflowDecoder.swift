@@ -77,13 +77,25 @@ package struct WorkflowDecoder {
 
     // MARK: Sections
 
+    /// A server's URL. One that reads nothing must be an absolute `http(s)` URL, as a run requires: lint
+    /// reports it where it is written instead of the first run failing on it.
+    private mutating func serverURL(_ node: YAMLNode, server: String) -> ValueTemplate {
+        let url = template(node)
+        if case .literal(.string(let text)) = url, !RequestPath.isAbsoluteURL(text) {
+            report(.invalidValue,
+                   "server '\(server)' has URL '\(text)', which is not an absolute http(s) URL (http://… or https://…)",
+                   node)
+        }
+        return url
+    }
+
     private mutating func servers(_ node: YAMLNode) -> [Server] {
         entries(node, "'servers'").compactMap { entry in
             if entry.value.scalar != nil {
                 // `bank: "https://…"` is shorthand for `bank: { url: "https://…" }`.
                 // A bad URL is reported, but the server is kept so references to it don't cascade into errors.
                 _ = string(entry.value, "the URL of server '\(entry.name.value)'")
-                return Server(name: entry.name, url: template(entry.value))
+                return Server(name: entry.name, url: serverURL(entry.value, server: entry.name.value))
             }
             guard let fields = reader(entry.value, "server '\(entry.name.value)'", Self.serverKeys, required: ["url"]),
                 let url = fields["url"]
@@ -93,7 +105,7 @@ package struct WorkflowDecoder {
             }
             _ = string(url, "the URL of server '\(entry.name.value)'")
             return Server(
-                name: entry.name, url: template(url),
+                name: entry.name, url: serverURL(url, server: entry.name.value),
                 description: fields["description"].flatMap { string($0, "'description'")?.value },
                 network: serverNetwork(fields, server: entry.name.value, path: entry.name.location.path))
         }
