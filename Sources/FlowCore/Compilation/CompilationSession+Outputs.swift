@@ -7,7 +7,7 @@ extension CompilationSession {
             if let name = rule.step {
                 step = stepsByID[name.value]
                 if step == nil {
-                    error(.unknownStep,
+                    unknownStep(name.value,
                           "unknown step '\(name.value)'\(Suggestion.didYouMean(name.value, in: stepsByID.keys))",
                           at: name.location)
                 }
@@ -49,7 +49,7 @@ extension CompilationSession {
             }
         case .goto(let target):
             if stepsByID[target.value] == nil {
-                error(.unknownStep,
+                unknownStep(target.value,
                       "'goto' names unknown step '\(target.value)'\(Suggestion.didYouMean(target.value, in: stepsByID.keys))",
                       at: target.location)
             }

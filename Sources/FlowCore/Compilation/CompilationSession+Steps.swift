@@ -202,7 +202,7 @@ extension CompilationSession {
     mutating func checkAfter(of step: Step) {
         for name in step.after {
             if stepsByID[name.value] == nil {
-                error(.unknownStep, "unknown step '\(name.value)'\(Suggestion.didYouMean(name.value, in: stepsByID.keys))",
+                unknownStep(name.value, "unknown step '\(name.value)'\(Suggestion.didYouMean(name.value, in: stepsByID.keys))",
                       at: name.location)
             } else if name.value == step.id.value {
                 error(.dependencyCycle, "step '\(name.value)' cannot run after itself", at: name.location)

@@ -15,6 +15,8 @@
 package struct WorkflowDecoder {
     /// The problems found so far, in the order found.
     public internal(set) var diagnostics: [Diagnostic] = []
+    /// The ids of steps left out of the workflow because of errors in them.
+    private var stepsLeftOut: Set<String> = []
 
     /// The format versions this decoder reads.
     package static let supportedVersions = [1]
@@ -67,7 +69,10 @@ package struct WorkflowDecoder {
         if let node = top["interceptors"] { workflow.interceptors = interceptors(node) }
         if let node = top["policies"] { workflow.policies = policies(node) }
         if let node = top["defaults"] { workflow.defaults = defaults(node) }
-        if let node = top["steps"] { workflow.steps = steps(node) }
+        if let node = top["steps"] {
+            workflow.steps = steps(node)
+            workflow.stepsLeftOut = stepsLeftOut
+        }
         if let node = top["catch"] { workflow.catchRules = catchRules(node, context: "'catch'", stepScoped: false) }
         if let node = top["outputs"] { workflow.outputs = bindings(node, "'outputs'") }
         workflow.deadline = top["deadline"].flatMap { duration($0, "'deadline'") }
@@ -136,7 +141,13 @@ package struct WorkflowDecoder {
             return []
         }
         if elements.isEmpty { report(.invalidValue, "a workflow needs at least one step", node) }
-        return elements.compactMap { step($0) }
+        return elements.compactMap { element in
+            let decoded = step(element)
+            if decoded == nil, let id = element.mapping?.first(where: { $0.key.scalar?.text == "id" })?.value.scalar {
+                stepsLeftOut.insert(id.text)
+            }
+            return decoded
+        }
     }
 
     private mutating func step(_ node: YAMLNode) -> Step? {
