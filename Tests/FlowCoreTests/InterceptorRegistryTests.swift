@@ -176,18 +176,17 @@ struct InterceptorRegistryTests {
         #expect(dispatcher.requests.isEmpty)
     }
 
-    @Test func aUseOfABuiltInKindsNameIsNotALookupOfTheBuiltIn() async throws {
-        let dispatcher = ScriptedDispatcher { _, _ in json(200, "{}") }
-        let yaml = sessionWorkflow.replacing("use: session-header", with: "use: bearer")
-        let compiled = try plan(yaml)
-        let declaration = try #require(compiled.steps.first { $0.id == "profile" }?.interceptors.first)
-        #expect(InterceptorRegistry().factory(for: declaration) == nil)
-
-        let report = await engine(dispatcher, sessionInterceptors()).run(compiled, inputs: [:], environment: [:])
-        let error = try #require(report.error)
-        #expect(error.code == .unknownReference)
-        #expect(error.message.contains("uses 'bearer', a built-in interceptor kind"))
-        #expect(dispatcher.requests.isEmpty)
+    /// No program can register under a built-in kind's name, so `use: bearer` could never run: lint says so
+    /// at the name, instead of the first run failing on it.
+    @Test(arguments: InterceptorRegistry.builtInNames)
+    func aUseOfABuiltInKindsNameIsALintError(kind: String) throws {
+        let yaml = sessionWorkflow.replacing("use: session-header", with: "use: \(kind)")
+        let found = diagnostics(yaml).filter { $0.severity == .error }
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.code == .invalidValue)
+        #expect(found.first?.message.hasPrefix("'use: \(kind)' names a built-in interceptor kind") == true)
+        #expect(found.first?.location?.line == 6)
+        #expect(throws: (any Error).self) { try plan(yaml) }
     }
 
     @Test func aFactoryWrittenForTheArgumentsAloneStillReadsThemByName() async throws {

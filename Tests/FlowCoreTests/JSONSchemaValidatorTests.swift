@@ -165,6 +165,10 @@ struct JSONSchemaValidatorTests {
             "{ maxLength: 3 }", "abcd",
             #"at (root): the string "abcd" is 4 characters long, longer than the maximum length 3"#
         ),
+        (
+            "{ minLength: 2 }", "x",
+            #"at (root): the string "x" is 1 character long, shorter than the minimum length 2"#
+        ),
         ("{ minimum: 0 }", "-1", "at (root): the number -1 is less than the minimum 0"),
         ("{ maximum: 2.5 }", "3", "at (root): the number 3 is greater than the maximum 2.5"),
         ("{ exclusiveMinimum: 0 }", "0", "at (root): the number 0 is not greater than the exclusive minimum 0"),

@@ -59,6 +59,29 @@ struct RequestPathTests {
         #expect(found.first?.location?.line == 6)
     }
 
+    /// `%2E` is `.` to a server, which decodes it before it resolves dot-segments: written into the file, an
+    /// encoded dot-segment sends the request elsewhere just as a plain one does.
+    @Test(arguments: ["/echo/%2e%2E/tail", "/echo/%2E/tail", "/echo/.%2e/tail", "https://api.test/a/%2e/b"])
+    func aPathWrittenWithAPercentEncodedDotSegmentIsALintError(path: String) {
+        let found = diagnostics(deleting(path)).filter { $0.message.contains("dot-segment") }
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.severity == .error)
+    }
+
+    @Test(arguments: ["/echo/%2e%2e%2e/tail", "/echo/a%2e/tail", "/echo/%2f/tail", "/echo/.../tail"])
+    func aSegmentThatOnlyLooksLikeADotSegmentIsAllowed(path: String) {
+        #expect(diagnostics(deleting(path)).filter { $0.message.contains("dot-segment") }.isEmpty)
+    }
+
+    @Test func aLeadingExpressionWithAPercentEncodedDotSegmentIsRefused() async throws {
+        let dispatcher = echoDispatcher()
+        let report = try await run(
+            based(server: true), on: dispatcher, inputs: ["base": "/api/%2E%2E/admin", "id": "a"])
+        #expect(report.error?.code == .binding)
+        #expect(report.error?.message.contains("dot-segment '%2E%2E'") == true, "\(String(describing: report.error))")
+        #expect(dispatcher.calls.isEmpty)
+    }
+
     // MARK: A path that starts with an expression (item 3)
 
     /// A workflow whose step's path starts with `$inputs.base`, with or without a default server.

@@ -371,4 +371,18 @@ struct WorkflowCompilerTests {
         #expect(warning.code == .ignoredBody)
         #expect(warning.location?.line == 6)
     }
+
+    /// A form, text or multipart body on a GET or HEAD is as likely to be dropped as a JSON one.
+    @Test(arguments: ["GET", "HEAD"], ["form: { q: x }", "text: hello", "multipart: { q: x }"])
+    func everyKindOfBodyOnARequestWithoutBodySemanticsIsWarnedAbout(method: String, body: String) throws {
+        let found = diagnostics(header + """
+            steps:
+              - id: a
+                request: { method: \(method), path: /a, \(body) }
+            """)
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.code == .ignoredBody)
+        #expect(found.first?.severity == .warning)
+        #expect(found.first?.message == "a \(method) request with a body; many servers ignore or refuse it")
+    }
 }

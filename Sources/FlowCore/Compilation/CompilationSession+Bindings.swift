@@ -152,7 +152,7 @@ extension CompilationSession {
             }
             let stepLocation = expression.spans.step.map { location.advanced(by: $0) } ?? location
             guard let target = stepsByID[stepID] else {
-                error(.unknownStep, "unknown step '\(stepID)'\(Suggestion.didYouMean(stepID, in: stepsByID.keys))",
+                unknownStep(stepID, "unknown step '\(stepID)'\(Suggestion.didYouMean(stepID, in: stepsByID.keys))",
                       at: stepLocation)
                 return nil
             }

@@ -7,15 +7,17 @@ extension CompilationSession {
             if let name = rule.step {
                 step = stepsByID[name.value]
                 if step == nil {
-                    error(.unknownStep,
+                    unknownStep(name.value,
                           "unknown step '\(name.value)'\(Suggestion.didYouMean(name.value, in: stepsByID.keys))",
                           at: name.location)
                 }
             }
-            checkCatchRule(rule, of: step)
+            checkCatchRule(rule, of: step, role: "the catch rule")
         }
         for step in workflow.steps {
-            for rule in step.onError { checkCatchRule(rule, of: step) }
+            for rule in step.onError {
+                checkCatchRule(rule, of: step, role: "the on-error rule of step '\(step.id.value)'")
+            }
             for rule in step.onSuccess {
                 // An Arazzo `goto` to a workflow runs the on-demand step that calls it.
                 if case .run(let target) = rule.action {
@@ -27,8 +29,9 @@ extension CompilationSession {
         checkFailureHandlersHaveResponses()
     }
 
-    /// Checks one rule; `step` is the step whose failures it handles, `nil` for any step.
-    private mutating func checkCatchRule(_ rule: CatchRule, of step: Step?) {
+    /// Checks one rule; `step` is the step whose failures it handles, `nil` for any step, and `role` names the
+    /// rule in messages (a catch rule, or a step's on-error rule).
+    private mutating func checkCatchRule(_ rule: CatchRule, of step: Step?, role: String) {
         let context = BindingContext.failure(step)
         if let condition = rule.when.condition {
             checkCondition(condition, in: context)
@@ -46,7 +49,7 @@ extension CompilationSession {
             }
         case .goto(let target):
             if stepsByID[target.value] == nil {
-                error(.unknownStep,
+                unknownStep(target.value,
                       "'goto' names unknown step '\(target.value)'\(Suggestion.didYouMean(target.value, in: stepsByID.keys))",
                       at: target.location)
             }
@@ -57,7 +60,7 @@ extension CompilationSession {
                 // step runs in its place in the workflow too.
                 break
             }
-            checkOnDemandTarget(target, role: "the catch rule")
+            checkOnDemandTarget(target, role: role)
         case .end(let bindings):
             let declared = Set(workflow.outputs.map(\.name.value))
             for binding in bindings {

@@ -22,8 +22,13 @@ extension CompilationSession {
         if let ref = schema.ref {
             usedTypes.insert(ref.value)
             if navigator.types[ref.value] == nil {
-                let hint = navigator.types.isEmpty
-                    ? "; the workflow declares no types" : Suggestion.didYouMean(ref.value, in: navigator.types.keys)
+                // `items: string` names a declared type; the JSON type is `{ type: string }`.
+                let hint = JSONSchema.TypeName(rawValue: ref.value) != nil
+                    ? "; a bare string names a type declared under 'types': for the JSON type, write "
+                        + "'{ type: \(ref.value) }'"
+                    : navigator.types.isEmpty
+                        ? "; the workflow declares no types"
+                        : Suggestion.didYouMean(ref.value, in: navigator.types.keys)
                 error(.unknownReference, "unknown type '\(ref.value)'\(hint)", at: ref.location)
             }
         }

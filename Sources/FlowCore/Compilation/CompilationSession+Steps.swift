@@ -71,10 +71,6 @@ extension CompilationSession {
         switch request.body {
         case .json(let template, let location)?:
             _ = checkTemplate(template, in: context, placement: .value, at: location)
-            if request.method.value == "GET" || request.method.value == "HEAD" {
-                warning(.ignoredBody, "a \(request.method.value) request with a body; many servers ignore or refuse it",
-                        at: location)
-            }
         case .form(let fields, _)?:
             for field in fields {
                 _ = checkTemplate(field.value, in: context, placement: .query, at: field.name.location)
@@ -85,6 +81,11 @@ extension CompilationSession {
             checkMultipart(parts, in: context)
         case nil:
             break
+        }
+        // A form, text or multipart body is a body too.
+        if let body = request.body, request.method.value == "GET" || request.method.value == "HEAD" {
+            warning(.ignoredBody, "a \(request.method.value) request with a body; many servers ignore or refuse it",
+                    at: body.location)
         }
     }
 
@@ -201,7 +202,7 @@ extension CompilationSession {
     mutating func checkAfter(of step: Step) {
         for name in step.after {
             if stepsByID[name.value] == nil {
-                error(.unknownStep, "unknown step '\(name.value)'\(Suggestion.didYouMean(name.value, in: stepsByID.keys))",
+                unknownStep(name.value, "unknown step '\(name.value)'\(Suggestion.didYouMean(name.value, in: stepsByID.keys))",
                       at: name.location)
             } else if name.value == step.id.value {
                 error(.dependencyCycle, "step '\(name.value)' cannot run after itself", at: name.location)

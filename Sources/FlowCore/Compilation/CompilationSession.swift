@@ -70,6 +70,13 @@ struct CompilationSession {
         diagnostics.append(Diagnostic(.error, code, message, at: location))
     }
 
+    /// Reports a reference to a step that does not exist, unless the file declares it and it was left out
+    /// because of errors already reported: the reference is then not a problem of its own.
+    mutating func unknownStep(_ id: String, _ message: String, at location: SourceLocation?) {
+        guard !workflow.stepsLeftOut.contains(id) else { return }
+        error(.unknownStep, message, at: location)
+    }
+
     mutating func warning(_ code: FlowError.Code, _ message: String, at location: SourceLocation?) {
         diagnostics.append(Diagnostic(.warning, code, message, at: location))
     }
@@ -210,7 +217,7 @@ struct CompilationSession {
     /// Checks that `step` names an on-demand step.
     mutating func checkOnDemandTarget(_ step: Located<String>, role: String) {
         guard let target = stepsByID[step.value] else {
-            error(.unknownStep,
+            unknownStep(step.value,
                   "\(role) runs unknown step '\(step.value)'\(Suggestion.didYouMean(step.value, in: stepsByID.keys))",
                   at: step.location)
             return

@@ -101,8 +101,9 @@ struct SchemaNavigator {
             }
         }
         if isArray {
-            if token == "-" || Int(token) == nil || (token.count > 1 && token.hasPrefix("0")) {
-                return .failure(StepFailure(message: "\(label) is an array; '\(token)' is not an element index"))
+            if JSONPointer.arrayIndex(token) == nil {
+                return .failure(StepFailure(message: "'\(token)' is not an element index of \(label): "
+                    + "an index is a non-negative integer without leading zeros"))
             }
             return .success(schema.items)
         }

@@ -150,6 +150,14 @@ extension WorkflowDecoder {
             return .decrypt(key: template(key))
         default:  // "use"
             guard let name = name(fields["use"]!, "'use'") else { return nil }
+            // A program cannot register under a built-in kind's name, so such a `use:` could never run.
+            if InterceptorRegistry.isBuiltIn(name.value) {
+                report(.invalidValue,
+                       "'use: \(name.value)' names a built-in interceptor kind, which a workflow declares with its "
+                           + "own key, not with 'use:'; a program cannot register an interceptor under that name",
+                       fields["use"]!)
+                return nil
+            }
             return .custom(name: name, arguments: fields["with"].map { bindings($0, "'with'") } ?? [])
         }
     }
@@ -167,7 +175,9 @@ extension WorkflowDecoder {
             }
             return pointer
         } catch {
-            report(.invalidValue, "invalid JSON pointer '\(text.value)' in \(what): \(error.message)", node)
+            // `unwrap: data` means the member `data`: say how to write it.
+            let hint = pointerText.hasPrefix("/") ? error.message : "a pointer starts with '/': write '/\(pointerText)'"
+            report(.invalidValue, "'\(text.value)' in \(what) is not a JSON pointer; \(hint)", node)
             return nil
         }
     }

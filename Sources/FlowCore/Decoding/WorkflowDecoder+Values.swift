@@ -125,9 +125,11 @@ extension WorkflowDecoder {
             case .free: valid = !entry.name.value.isEmpty
             }
             if !valid {
-                let expected = rule == .header
-                    ? "a header field name (letters, digits and !#$%&'*+-.^_`|~)"
-                    : "a name of letters, digits, '_' and '-', starting with a letter or '_'"
+                let expected = switch rule {
+                case .header: "a header field name (letters, digits and !#$%&'*+-.^_`|~)"
+                case .identifier: "a name of letters, digits, '_' and '-', starting with a letter or '_'"
+                case .free: "a name (any text, but not empty)"
+                }
                 diagnostics.append(Diagnostic(
                     .error, .invalidValue, "'\(entry.name.value)' in \(context) is not \(expected)",
                     at: entry.name.location))

@@ -15,6 +15,8 @@
 package struct WorkflowDecoder {
     /// The problems found so far, in the order found.
     public internal(set) var diagnostics: [Diagnostic] = []
+    /// The ids of steps left out of the workflow because of errors in them.
+    private var stepsLeftOut: Set<String> = []
 
     /// The format versions this decoder reads.
     package static let supportedVersions = [1]
@@ -67,7 +69,10 @@ package struct WorkflowDecoder {
         if let node = top["interceptors"] { workflow.interceptors = interceptors(node) }
         if let node = top["policies"] { workflow.policies = policies(node) }
         if let node = top["defaults"] { workflow.defaults = defaults(node) }
-        if let node = top["steps"] { workflow.steps = steps(node) }
+        if let node = top["steps"] {
+            workflow.steps = steps(node)
+            workflow.stepsLeftOut = stepsLeftOut
+        }
         if let node = top["catch"] { workflow.catchRules = catchRules(node, context: "'catch'", stepScoped: false) }
         if let node = top["outputs"] { workflow.outputs = bindings(node, "'outputs'") }
         workflow.deadline = top["deadline"].flatMap { duration($0, "'deadline'") }
@@ -77,13 +82,25 @@ package struct WorkflowDecoder {
 
     // MARK: Sections
 
+    /// A server's URL. One that reads nothing must be an absolute `http(s)` URL, as a run requires: lint
+    /// reports it where it is written instead of the first run failing on it.
+    private mutating func serverURL(_ node: YAMLNode, server: String) -> ValueTemplate {
+        let url = template(node)
+        if case .literal(.string(let text)) = url, !RequestPath.isAbsoluteURL(text) {
+            report(.invalidValue,
+                   "server '\(server)' has URL '\(text)', which is not an absolute http(s) URL (http://… or https://…)",
+                   node)
+        }
+        return url
+    }
+
     private mutating func servers(_ node: YAMLNode) -> [Server] {
         entries(node, "'servers'").compactMap { entry in
             if entry.value.scalar != nil {
                 // `bank: "https://…"` is shorthand for `bank: { url: "https://…" }`.
                 // A bad URL is reported, but the server is kept so references to it don't cascade into errors.
                 _ = string(entry.value, "the URL of server '\(entry.name.value)'")
-                return Server(name: entry.name, url: template(entry.value))
+                return Server(name: entry.name, url: serverURL(entry.value, server: entry.name.value))
             }
             guard let fields = reader(entry.value, "server '\(entry.name.value)'", Self.serverKeys, required: ["url"]),
                 let url = fields["url"]
@@ -93,7 +110,7 @@ package struct WorkflowDecoder {
             }
             _ = string(url, "the URL of server '\(entry.name.value)'")
             return Server(
-                name: entry.name, url: template(url),
+                name: entry.name, url: serverURL(url, server: entry.name.value),
                 description: fields["description"].flatMap { string($0, "'description'")?.value },
                 network: serverNetwork(fields, server: entry.name.value, path: entry.name.location.path))
         }
@@ -124,7 +141,13 @@ package struct WorkflowDecoder {
             return []
         }
         if elements.isEmpty { report(.invalidValue, "a workflow needs at least one step", node) }
-        return elements.compactMap { step($0) }
+        return elements.compactMap { element in
+            let decoded = step(element)
+            if decoded == nil, let id = element.mapping?.first(where: { $0.key.scalar?.text == "id" })?.value.scalar {
+                stepsLeftOut.insert(id.text)
+            }
+            return decoded
+        }
     }
 
     private mutating func step(_ node: YAMLNode) -> Step? {
@@ -134,6 +157,9 @@ package struct WorkflowDecoder {
             let id = fields["id"].flatMap({ name($0, "a step id") })
         else { return nil }
         var step: Step
+        // A request with errors leaves the step out of the workflow, but its other keys are still read, so
+        // that lint reports their problems in the same pass.
+        var requestFailed = false
         // The keys of an `operation:` step, which only it has.
         let operationKeys = ["parameters"] + Self.bodyKeys
         if fields["workflow"] != nil || fields.contains("switch") {
@@ -170,8 +196,12 @@ package struct WorkflowDecoder {
                     return nil
                 }
                 reportKeys(operationKeys, thatNeed: "operation", in: fields, stepID: id.value)
-                guard let decoded = self.request(requestNode, stepID: id.value) else { return nil }
-                request = decoded
+                if let decoded = self.request(requestNode, stepID: id.value) {
+                    request = decoded
+                } else {
+                    request = .placeholder(at: requestNode.location)
+                    requestFailed = true
+                }
             }
             reportKeys(["cases", "default"], thatNeed: "switch", in: fields, stepID: id.value)
             if let inputs = fields["inputs"] {
@@ -217,7 +247,7 @@ package struct WorkflowDecoder {
                        + "but the step has no 'if'", node, key: fields.keyNode("else"))
             }
         }
-        return step
+        return requestFailed ? nil : step
     }
 
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
@@ -279,8 +309,9 @@ package struct WorkflowDecoder {
             return []
         }
         let actions = ["fallback", "goto", "run", "end"]
+        let rule = stepScoped ? "an on-error rule" : "a catch rule"
         return elements.compactMap { element -> CatchRule? in
-            guard let fields = reader(element, "a catch rule", ["when"] + actions + ["then", "maxVisits"]) else {
+            guard let fields = reader(element, rule, ["when"] + actions + ["then", "maxVisits"]) else {
                 return nil
             }
             var step: Located<String>?
@@ -292,8 +323,8 @@ package struct WorkflowDecoder {
             guard present.count == 1, let actionName = present.first, let value = fields[actionName] else {
                 report(.invalidValue,
                        present.isEmpty
-                           ? "a catch rule needs one action: fallback, goto, run or end"
-                           : "a catch rule has one action; found \(present.map { "'\($0)'" }.joined(separator: " and "))",
+                           ? "\(rule) needs one action: fallback, goto, run or end"
+                           : "\(rule) has one action; found \(present.map { "'\($0)'" }.joined(separator: " and "))",
                        element)
                 return nil
             }

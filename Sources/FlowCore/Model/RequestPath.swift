@@ -88,10 +88,24 @@ package enum RequestPath {
         return path.split(separator: "/", omittingEmptySubsequences: false).first(where: isDotSegment)
     }
 
-    /// Whether a path segment is `.` or `..`, which servers and proxies resolve away (RFC 3986, 5.2.4).
+    /// Whether a path segment is `.` or `..`, which servers and proxies resolve away (RFC 3986, 5.2.4),
+    /// written plainly or percent-encoded (`%2e`, `%2E`): `%2E` is the same character to a server, which
+    /// decodes it before it resolves dot-segments.
     /// - Parameter segment: One segment of a path, as sent.
     /// - Returns: Whether it is a dot-segment.
     package static func isDotSegment(_ segment: some StringProtocol) -> Bool {
-        segment == "." || segment == ".."
+        var dots = 0
+        var rest = Substring(segment)
+        while !rest.isEmpty, dots < 3 {
+            if rest.first == "." {
+                rest = rest.dropFirst()
+            } else if rest.hasPrefix("%2e") || rest.hasPrefix("%2E") {
+                rest = rest.dropFirst(3)
+            } else {
+                return false
+            }
+            dots += 1
+        }
+        return rest.isEmpty && (dots == 1 || dots == 2)
     }
 }

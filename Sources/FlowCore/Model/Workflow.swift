@@ -35,6 +35,9 @@ package struct Workflow: Sendable {
     package var defaults: Defaults
     /// The steps, in file order.
     package var steps: [Step]
+    /// The ids of steps the file declares but that were left out of ``steps`` because of errors (already
+    /// reported): a reference to one is not reported again as an unknown step.
+    package var stepsLeftOut: Set<String> = []
     /// The central failure-handling rules, first match wins.
     package var catchRules: [CatchRule]
     /// The run's outputs.

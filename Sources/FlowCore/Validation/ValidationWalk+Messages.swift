@@ -144,6 +144,11 @@ extension ValidationWalk {
         count == 1 ? "1 item" : "\(count) items"
     }
 
+    /// `1 character`, `3 characters`: a string's length in Unicode scalars.
+    static func characters(_ count: Int) -> String {
+        count == 1 ? "1 character" : "\(count) characters"
+    }
+
     /// The properties a schema declares, for the message about an undeclared one.
     static func declaredNames(_ schema: JSONSchema) -> String {
         let names = schema.properties.map(\.name)

@@ -162,7 +162,7 @@ struct ValidationWalk {
             fail("minLength") { secret in
                 secret
                     ? "the value is shorter than the minimum length \(minLength)"
-                    : "\(Self.describe(value, secret: false)) is \(string.unicodeScalars.count) characters long, "
+                    : "\(Self.describe(value, secret: false)) is \(Self.characters(string.unicodeScalars.count)) long, "
                         + "shorter than the minimum length \(minLength)"
             }
             if isDone { return }
@@ -171,7 +171,7 @@ struct ValidationWalk {
             fail("maxLength") { secret in
                 secret
                     ? "the value is longer than the maximum length \(maxLength)"
-                    : "\(Self.describe(value, secret: false)) is \(string.unicodeScalars.count) characters long, "
+                    : "\(Self.describe(value, secret: false)) is \(Self.characters(string.unicodeScalars.count)) long, "
                         + "longer than the maximum length \(maxLength)"
             }
             if isDone { return }
