@@ -59,4 +59,15 @@ struct ArazzoSourceNameTests {
         #expect(outcome.stderr.contains("--source shop=missing.openapi.yaml: no such file."), "\(outcome.stderr)")
         #expect(outcome.stdout.isEmpty)
     }
+
+    /// `run` names the copy it could not read, at the source it stands for, rather than asking for a copy.
+    @Test func runNamesACopyThatCannotBeRead() async throws {
+        let outcome = try await FlowRunProcess.run(
+            ["run", Self.document, "--source", "shop=missing.openapi.yaml"] + Self.running)
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains(
+            "adopt-pet.arazzo.yaml:10:10: error: cannot read the local copy of source 'shop' given with --source "
+                + "shop=missing.openapi.yaml (cannot read missing.openapi.yaml: no such file)"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("give a local copy"), "\(outcome.stderr)")
+    }
 }

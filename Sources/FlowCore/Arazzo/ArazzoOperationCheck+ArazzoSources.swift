@@ -16,8 +16,7 @@ extension ArazzoOperationCheck {
                 ?? (path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
             switch loader.arazzoDocument(path) {
             case .failure(let failure):
-                warn("cannot read source '\(name)' (\(failure.message)): the workflows of it that this document calls "
-                         + "are not checked", at: source.url.location)
+                unreadable(source, failure.message, unchecked: "the workflows of it that this document calls are not checked")
             case .success(let other):
                 arazzoSources[name] = ArazzoCheck.ArazzoSource(callPath: callPath, document: other)
             }

@@ -84,6 +84,21 @@ struct ArazzoOperationCheck {
              at: source.url.location)
     }
 
+    /// The finding for a source whose document could not be read (`reason`): an error when it is the local copy
+    /// the user gave with `--source`, which they meant to be read; a warning that `unchecked` otherwise (a file
+    /// the document names that is not there), as for a remote one.
+    mutating func unreadable(_ source: ArazzoDocument.Source, _ reason: String, unchecked: String) {
+        let name = source.name.value
+        guard let copy = copies[name] else {
+            warn("cannot read source '\(name)' (\(reason)): \(unchecked)", at: source.url.location)
+            return
+        }
+        diagnostics.append(Diagnostic(
+            .error, .unreadableFile,
+            "cannot read the local copy of source '\(name)' given with --source \(name)=\(copy) (\(reason))",
+            at: source.url.location))
+    }
+
     private mutating func load(_ source: ArazzoDocument.Source) -> OperationSourceDocument? {
         let unchecked = "the operations of its steps are not checked"
         guard let (path, _) = location(of: source) else {
@@ -93,8 +108,7 @@ struct ArazzoOperationCheck {
         let prefix = source.name.value + "."
         switch loader.document(path, typePrefix: prefix, read: { read($0, path, prefix) }) {
         case .failure(let failure):
-            warn("cannot read source '\(source.name.value)' (\(failure.message)): the operations of its steps are not "
-                     + "checked", at: source.url.location)
+            unreadable(source, failure.message, unchecked: "the operations of its steps are not checked")
             return nil
         case .success(let loaded):
             sourcePaths[source.name.value] = SubWorkflowLoader.canonical(path)
