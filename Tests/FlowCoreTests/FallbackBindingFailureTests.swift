@@ -35,32 +35,14 @@ struct FallbackBindingFailureTests {
     }
 
     @Test func aFallbackThatEvaluatesStillRecoversTheStep() async throws {
-        let workflow = apiServerByDefault + """
-            steps:
-              - id: a
-                request: { method: GET, path: /a }
-                outputs: { v: $response.body#/n }
-                on-error:
-                  - fallback: { v: $response.body#/n }
-            outputs: { v: $steps.a.outputs.v }
-            """
-        let report = try await run(workflow, on: ScriptedDispatcher { _, _ in json(503, #"{"n":1}"#) })
+        let report = try await Self.runFailingStep(recoveredBy: "fallback", reading: "/n")
         #expect(report.error == nil)
         #expect(report.steps.first?.status == .recovered)
         #expect(report.outputs == ["v": 1])
     }
 
     @Test func anEndValueThatCannotBeEvaluatedFailsTheStep() async throws {
-        let workflow = apiServerByDefault + """
-            steps:
-              - id: a
-                request: { method: GET, path: /a }
-                outputs: { v: $response.body#/n }
-                on-error:
-                  - end: { v: $response.body#/nope }
-            outputs: { v: $steps.a.outputs.v }
-            """
-        let report = try await run(workflow, on: ScriptedDispatcher { _, _ in json(503, #"{"n":1}"#) })
+        let report = try await Self.runFailingStep(recoveredBy: "end", reading: "/nope")
         let error = try #require(report.error)
         #expect(error.code == .binding)
         #expect(error.stepID == "a")
@@ -71,18 +53,24 @@ struct FallbackBindingFailureTests {
     }
 
     @Test func anEndThatEvaluatesEndsTheRunSuccessfully() async throws {
+        let report = try await Self.runFailingStep(recoveredBy: "end", reading: "/n")
+        #expect(report.error == nil)
+        #expect(report.steps.first?.status == .recovered)
+        #expect(report.outputs == ["v": 1])
+    }
+
+    /// Runs step `a`, answered 503, whose `on-error` rule `action` (`fallback` or `end`) gives output `v` the body
+    /// member at `pointer`.
+    private static func runFailingStep(recoveredBy action: String, reading pointer: String) async throws -> RunReport {
         let workflow = apiServerByDefault + """
             steps:
               - id: a
                 request: { method: GET, path: /a }
                 outputs: { v: $response.body#/n }
                 on-error:
-                  - end: { v: $response.body#/n }
+                  - \(action): { v: $response.body#\(pointer) }
             outputs: { v: $steps.a.outputs.v }
             """
-        let report = try await run(workflow, on: ScriptedDispatcher { _, _ in json(503, #"{"n":1}"#) })
-        #expect(report.error == nil)
-        #expect(report.steps.first?.status == .recovered)
-        #expect(report.outputs == ["v": 1])
+        return try await run(workflow, on: ScriptedDispatcher { _, _ in json(503, #"{"n":1}"#) })
     }
 }

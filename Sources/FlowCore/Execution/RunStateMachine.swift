@@ -307,14 +307,7 @@ struct RunStateMachine {
                 report.outputs = outputs
                 actions.append(.record(report))
             } catch {
-                // The step is not recovered: it failed with the value that could not be evaluated.
-                var error = error
-                error.stepID = report.id
-                error.attempt = report.attempts.last?.number
-                report.status = .failed
-                report.error = error
-                actions.append(.record(report))
-                end(error, into: &actions)
+                failRecovery(of: report, with: error, into: &actions)
                 return
             }
         case .end(let bindings):
@@ -325,14 +318,7 @@ struct RunStateMachine {
                 actions.append(.record(report))
                 end(with: outcome, into: &actions)
             } catch {
-                // As for a fallback: the step is not recovered, it failed with the value that could not be evaluated.
-                var error = error
-                error.stepID = report.id
-                error.attempt = report.attempts.last?.number
-                report.status = .failed
-                report.error = error
-                actions.append(.record(report))
-                end(error, into: &actions)
+                failRecovery(of: report, with: error, into: &actions)
             }
             return
         case .run(let target, let then):
@@ -686,6 +672,19 @@ struct RunStateMachine {
         return position
     }
 
+
+    /// A `fallback` or `end` whose value could not be evaluated: the step is not recovered but failed with that
+    /// error, which names the step and its last attempt, and the run ends with it.
+    private mutating func failRecovery(of report: StepReport, with error: FlowError, into actions: inout [Action]) {
+        var report = report
+        var error = error
+        error.stepID = report.id
+        error.attempt = report.attempts.last?.number
+        report.status = .failed
+        report.error = error
+        actions.append(.record(report))
+        end(error, into: &actions)
+    }
 
     /// The first rule that handles `error` of step `id`: the step's `on-error` rules, then the workflow's `catch`.
     ///
