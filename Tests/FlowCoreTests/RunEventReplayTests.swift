@@ -232,7 +232,7 @@ struct RunEventReplayTests {
             Issue.record("decoded as another event")
             return
         }
-        #expect(decoded.outputs == ["token": "t-1"])
+        #expect(decoded.outputs.named == ["token": "t-1"])
         #expect(decoded.report.duration == .milliseconds(12))
         #expect(vars == ["n": 1])
     }

@@ -27,9 +27,10 @@ struct RunStateMachineTests {
 
     func succeeded(_ id: String, _ outputs: [String: JSONValue] = [:]) -> StepResult {
         StepResult(
-            outputs: outputs,
+            outputs: StepOutputs(outputs),
             report: StepReport(
-                id: id, status: .succeeded, attempts: [], startedAfter: .zero, duration: .zero, outputs: outputs))
+                id: id, status: .succeeded, attempts: [], startedAfter: .zero, duration: .zero,
+                outputs: StepOutputs(outputs)))
     }
 
     func failed(_ id: String, _ code: FlowError.Code = .httpStatus, status: Int? = 500) -> StepResult {

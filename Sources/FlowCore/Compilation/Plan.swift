@@ -241,14 +241,11 @@ package struct PlannedStep: Sendable {
     package var outputTypes: [String: JSONSchema] { storage.outputTypes }
     /// The step's request lowered for sending: what does not depend on the run, worked out once, when the plan
     /// is finished (a step still being compiled lowers it when asked).
+    ///
+    /// A getter, not a `_read` coroutine: the lowered request is an object, so giving it out is one reference
+    /// count, where a coroutine with two ways to yield allocated its frame at every call.
     var loweredRequest: LoweredRequest {
-        _read {
-            if let lowered = storage.loweredRequest {
-                yield lowered
-            } else {
-                yield LoweredRequest(storage.step.request, server: storage.server)
-            }
-        }
+        storage.loweredRequest ?? LoweredRequest(storage.step.request, server: storage.server)
     }
     /// The step's position in its plan's ``Plan/steps``, where the run keeps what it knows of it; `nil` for a
     /// compensation's inline request, which is no step of the plan.

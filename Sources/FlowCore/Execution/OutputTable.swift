@@ -45,17 +45,14 @@ struct OutputTable: Sendable {
         }
         set {
             guard let position = layout.position(of: id) else { return }
-            if let newValue { set(newValue, at: position) } else { values[position] = nil }
+            if let newValue { set(StepOutputs(newValue), at: position) } else { values[position] = nil }
         }
     }
 
     /// Records `outputs` as those of the step at `position`, as setting ``subscript(_:)`` by its id does.
-    mutating func set(_ outputs: [String: JSONValue], at position: Int) {
-        let names = layout.outputNames[position]
-        var values: [JSONValue?] = []
-        values.reserveCapacity(names.count)
-        for name in names { values.append(outputs.value(forFewKeys: name)) }
-        self.values[position] = values
+    /// Outputs bound for the step's own names, in their order, are kept as they are.
+    mutating func set(_ outputs: StepOutputs, at position: Int) {
+        values[position] = outputs.values(for: layout.outputNames[position])
     }
 
     /// The value of output `output` of step `id`, looked up by name: `.some(nil)` when the step completed

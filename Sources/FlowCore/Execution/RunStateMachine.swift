@@ -444,7 +444,7 @@ struct RunStateMachine {
             end(handlerError, into: &actions)
             return
         }
-        afterHandler(awaiting, outputs: result.outputs, into: &actions)
+        afterHandler(awaiting, outputs: result.outputs.named, into: &actions)
     }
 
     /// The run's deadline passed.
@@ -665,7 +665,7 @@ struct RunStateMachine {
     /// Records that step `id` succeeded with `outputs`, and keeps them for its compensation if it declares one.
     /// One lookup by name; the rest goes by the step's position, which it returns (`nil` for an unknown id).
     @discardableResult
-    private mutating func recordSuccess(of id: String, outputs: [String: JSONValue]) -> Int? {
+    private mutating func recordSuccess(of id: String, outputs: StepOutputs) -> Int? {
         guard let position = plan.position(of: id) else { return nil }
         completedOutputs.set(outputs, at: position)
         if plan.compensated[position] { succeeded.append((id, completedOutputs)) }

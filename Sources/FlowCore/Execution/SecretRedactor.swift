@@ -150,6 +150,23 @@ public final class SecretRedactor: Sendable {
         return Self.redacted(value, removing: list, short: short) ?? value
     }
 
+    /// `values` with every secret replaced, or `nil` when they hold none (nearly always), so that they are kept
+    /// as they are rather than copied.
+    func redacted(_ values: [JSONValue?]) -> [JSONValue?]? {
+        let list = secrets.withLock { $0 }
+        let short = shortSecrets.withLock { $0 }
+        if list.isEmpty && short.isEmpty { return nil }
+        var result: [JSONValue?]?
+        for index in values.indices {
+            guard let value = values[index], let changed = Self.redacted(value, removing: list, short: short) else {
+                continue
+            }
+            if result == nil { result = values }
+            result![index] = changed
+        }
+        return result
+    }
+
     /// `value` with the secrets in `list` replaced, or `nil` when it holds none, so that a value
     /// without secrets (nearly every one) is returned as it is rather than rebuilt.
     private static func redacted(_ value: JSONValue, removing list: [String], short: [String]) -> JSONValue? {

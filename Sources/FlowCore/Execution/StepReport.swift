@@ -41,7 +41,7 @@ public struct StepReport: Sendable, Codable {
         var attempts: [AttemptReport]
         var startedAfter: Duration
         var duration: Duration
-        var outputs: [String: JSONValue]
+        var outputs: StepOutputs
         var error: FlowError?
         var refreshFor: String?
         var skipReason: String?
@@ -103,6 +103,11 @@ public struct StepReport: Sendable, Codable {
     }
     /// The step's outputs (secrets redacted).
     public var outputs: [String: JSONValue] {
+        get { storage.fields.outputs.named }
+        set { fields.outputs = StepOutputs(newValue) }
+    }
+    /// The step's outputs as the engine keeps them (by position, for a plain step that succeeded).
+    var stepOutputs: StepOutputs {
         get { storage.fields.outputs }
         _modify { yield &fields.outputs }
     }
@@ -165,7 +170,7 @@ public struct StepReport: Sendable, Codable {
     /// Creates a report; the parameters are the fields, as the memberwise initializer of a plain struct has them.
     init(
         id: String, status: Status, attempts: [AttemptReport], startedAfter: Duration, duration: Duration,
-        outputs: [String: JSONValue], error: FlowError? = nil, refreshFor: String? = nil, skipReason: String? = nil,
+        outputs: StepOutputs, error: FlowError? = nil, refreshFor: String? = nil, skipReason: String? = nil,
         itemCount: Int? = nil, iterationCount: Int? = nil, loop: Loop? = nil, workflow: String? = nil,
         subSteps: [StepReport] = [], chose: String? = nil, matchedCase: String? = nil
     ) {

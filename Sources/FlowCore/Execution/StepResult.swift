@@ -3,7 +3,7 @@
 /// It is `Codable` as what a run's state machine reads of it — outputs, report, error and failed response — so
 /// a recorded ``RunEvent`` carries it; the rest is the runner's, for the loops that run a step again.
 struct StepResult: Sendable, Codable {
-    var outputs: [String: JSONValue]
+    var outputs: StepOutputs
     var report: StepReport
     var error: FlowError?
     /// The decoded failing response, for `catch` rules that read `$response`.

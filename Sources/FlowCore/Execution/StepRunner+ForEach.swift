@@ -94,7 +94,7 @@ extension StepRunner {
         for output in planned.step.outputs {
             outputs[output.name.value] = .array(results.compactMap { result in
                 guard let result, result.error == nil else { return collects ? .null : nil }
-                return result.outputs[output.name.value] ?? .null
+                return result.outputs.value(named: output.name.value) ?? .null
             })
         }
         if collects {
@@ -103,7 +103,7 @@ extension StepRunner {
             })
         }
         report.outputs = redactor.redact(.object(outputs)).objectValue ?? [:]
-        return StepResult(outputs: outputs, report: report)
+        return StepResult(outputs: StepOutputs(outputs), report: report)
     }
 
     /// The entry of the `errors` output for the failed item at `item`: its index, error kind, message with

@@ -55,10 +55,10 @@ extension StepRunner {
                 }
                 let goesOn: Bool
                 if step.repetition != nil {
-                    outputs = result.outputs
+                    outputs = result.outputs.named
                     goesOn = result.loopGoesOn
                 } else if let pagination = step.pagination {
-                    for (name, value) in result.outputs {
+                    for (name, value) in result.outputs.named {
                         switch value {
                         case .array(let items): collected[name, default: []].append(contentsOf: items)
                         // A last page without the list adds nothing.
@@ -79,7 +79,7 @@ extension StepRunner {
                         continue iterations
                     }
                 } else {
-                    outputs = result.outputs
+                    outputs = result.outputs.named
                     goesOn = false
                 }
                 action = machine.apply(.iterationFinished(index: index, goesOn: goesOn, nextPage: cursor.page))
@@ -114,7 +114,7 @@ extension StepRunner {
         for (name, items) in collected { outputs[name] = .array(items) }
         report.duration = started.duration(to: clock.now)
         report.outputs = redactor.redact(.object(outputs)).objectValue ?? [:]
-        return StepResult(outputs: outputs, report: report)
+        return StepResult(outputs: StepOutputs(outputs), report: report)
     }
 }
 
@@ -161,7 +161,7 @@ struct PageCursor {
                 page = .url(try sameOrigin(NextPageLink.resolve(value, against: current), redactor: redactor))
             }
         case .page(let param):
-            let arrays = result.outputs.values.compactMap(\.arrayValue)
+            let arrays = result.outputs.named.values.compactMap(\.arrayValue)
             if arrays.allSatisfy(\.isEmpty) { return false }
             if pageNumber == nil {
                 let written = StepRequest(method: "GET", url: current).query.flatMap { query in

@@ -53,6 +53,6 @@ extension StepRunner {
         }
         report.duration = started.duration(to: clock.now)
         report.outputs = redactor.redact(.object(outcome.outputs)).objectValue ?? [:]
-        return StepResult(outputs: outcome.outputs, report: report)
+        return StepResult(outputs: StepOutputs(outcome.outputs), report: report)
     }
 }

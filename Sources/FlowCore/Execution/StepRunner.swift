@@ -108,7 +108,7 @@ struct StepRunner: Sendable {
                 outputs: outputs,
                 report: StepReport(
                     id: planned.id, status: .succeeded, attempts: log.attempts, startedAfter: startedAfter,
-                    duration: duration, outputs: redactor.redact(.object(outputs)).objectValue ?? [:], error: nil),
+                    duration: duration, outputs: outputs.redacted(by: redactor), error: nil),
                 response: log.response, requestURL: log.requestURL, loopGoesOn: log.loopGoesOn,
                 successRule: planned.step.isArazzo
                     ? successRule(of: planned, response: log.response, scope: scope) : nil)
@@ -134,7 +134,7 @@ struct StepRunner: Sendable {
     private func attempts(
         _ planned: PlannedStep, scope: RunScope, asRefresh: Bool, idempotencyKey: String?, started: EngineClock.Instant,
         deadline: EngineClock.Instant?, log: inout AttemptLog, stepSpan: (any Span)?
-    ) async -> Result<[String: JSONValue], FlowError> {
+    ) async -> Result<StepOutputs, FlowError> {
         let rules = planned.retryRules
         var machine = AttemptStateMachine(
             retry: rules, attemptTimeout: planned.timeLimits?.attempt, totalTimeout: planned.timeLimits?.total,
@@ -142,7 +142,7 @@ struct StepRunner: Sendable {
         // Decided once per step, so that a failure reads only what some rule can use.
         let jitters = rules.contains { $0.jitter != .none }
         let readsRetryAfter = rules.contains { $0.retryAfter.honor }
-        var outputs: [String: JSONValue] = [:]
+        var outputs = StepOutputs.none
         // The failed attempt the machine is deciding about: its report goes into the log with the decision.
         var failed: (report: AttemptReport, error: FlowError)?
         var action = machine.apply(.started)
@@ -332,7 +332,7 @@ struct StepRunner: Sendable {
         var loopGoesOn = false
         /// How the response differs from its Arazzo step's OpenAPI operation, when the run only warns.
         var warnings: [String] = []
-        var result: Result<[String: JSONValue], FlowError>
+        var result: Result<StepOutputs, FlowError>
     }
 
     /// One attempt, into `outcome`: build, send through the chain (again, when the machine says so after a
@@ -713,20 +713,29 @@ struct StepRunner: Sendable {
 
     /// Evaluates the step's outputs and `set` against the response, updating the run's vars.
     private func bind(_ response: DecodedResponse, of planned: PlannedStep, scope: RunScope) throws(FlowError)
-        -> [String: JSONValue]
+        -> StepOutputs
     {
         var scope = scope
         scope.response = response
-        var outputs: [String: JSONValue] = [:]
+        // By position among the names the plan keeps the step's outputs under, which are its declared outputs
+        // in their order: the run records them without a lookup by name (see ``StepOutputs``).
+        let declared = planned.step.outputs
+        // Appended rather than made at their count: `Array(repeating:count:)` looks up the array's generic
+        // metadata at every call.
+        var values: [JSONValue?] = []
         // An Arazzo step's output that reads nothing is absent, as Arazzo reads it; a step reading it fails then.
         let absentWhenUnread = planned.step.isArazzo
-        for output in planned.step.outputs {
+        for output in declared {
             do throws(FlowError) {
-                outputs[output.name.value] = try scope.evaluate(output.value)
+                values.append(try scope.evaluate(output.value))
             } catch where absentWhenUnread && error.code == .binding {
-                continue
+                values.append(nil)
             }
         }
+        // The plan's names are the declared ones, in their order, for every step it keeps outputs of (plus
+        // `errors` for a `forEach` that collects them); a compensation's request is kept under none.
+        let names = planned.outputNames.count == declared.count ? planned.outputNames : declared.map(\.name.value)
+        let outputs = StepOutputs(names: names, values: values)
         var updates: [(String, JSONValue)] = []
         for binding in planned.step.set { updates.append((binding.name.value, try scope.evaluate(binding.value))) }
         for (name, value) in updates {
