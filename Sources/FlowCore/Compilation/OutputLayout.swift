@@ -16,6 +16,8 @@ final class OutputLayout: Sendable {
     let stepIDs: [String]
     /// The names of each step's outputs, by position in the plan, in the step's order.
     let outputNames: [[String]]
+    /// No step's outputs: what a run's ``OutputTable`` starts from, made once (as ``StepGraph/allWaiting`` is).
+    let noOutputs: [[JSONValue?]?]
     private let stepPositions: [String: Int]
     private let outputPositions: [[String: Int]]
 
@@ -23,6 +25,7 @@ final class OutputLayout: Sendable {
     init(_ steps: [(id: String, outputs: [String])]) {
         stepIDs = steps.map(\.id)
         outputNames = steps.map(\.outputs)
+        noOutputs = Array(repeating: nil, count: steps.count)
         stepPositions = Dictionary(steps.indices.map { (steps[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
         outputPositions = steps.map { step in
             Dictionary(step.outputs.indices.map { (step.outputs[$0], $0) }, uniquingKeysWith: { first, _ in first })

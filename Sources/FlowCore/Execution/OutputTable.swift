@@ -16,7 +16,7 @@ struct OutputTable: Sendable {
     /// A table for the steps of `layout`, none of which has produced outputs.
     init(layout: OutputLayout) {
         self.layout = layout
-        values = Array(repeating: nil, count: layout.stepIDs.count)
+        values = layout.noOutputs
     }
 
     /// A table for no steps at all: for evaluating what can read no step output.

@@ -187,7 +187,7 @@ struct RunStateMachine {
         completedOutputs = OutputTable(layout: plan.outputLayout)
         self.limit = max(1, limit)
         schedule = StepSchedule(plan.stepGraph, seed: seed)
-        visits = Array(repeating: 0, count: plan.stepGraph.ids.count)
+        visits = plan.stepGraph.noVisits
     }
 
     /// How many times step `id` has started.

@@ -46,7 +46,7 @@ struct StepSchedule {
     ///   - seed: When set, ready steps start in an order drawn from it rather than in plan order.
     init(_ graph: StepGraph, seed: UInt64? = nil) {
         self.graph = graph
-        states = Array(repeating: .waiting, count: graph.ids.count)
+        states = graph.allWaiting
         unmet = graph.initialUnmet
         guard let seed else {
             // In plan order the initial heap is the ready positions in ascending order, which is a heap already.
@@ -217,6 +217,12 @@ final class StepGraph: Sendable {
     let planPositions: [Int]
     /// Each of the plan's steps' position here, by its position in the plan; `nil` for an on-demand step.
     let graphPositions: [Int?]
+    /// Every step waiting, and no step started yet: what a run's schedule and visit counts start from.
+    ///
+    /// Made once and shared, because `Array(repeating:count:)` looks up the array's generic metadata at every
+    /// call (in the standard library's unspecialized allocation path), which cost a run more than the array.
+    let allWaiting: [StepSchedule.State]
+    let noVisits: [Int]
 
     /// The graph of `steps`, in plan order, each with the ids of the steps it depends on.
     /// - Parameters:
@@ -247,5 +253,7 @@ final class StepGraph: Sendable {
         initialUnmet = dependencies.map(\.count)
         initiallyReady = ids.indices.filter { dependencies[$0].isEmpty }
         planOrder = Array(ids.indices)
+        allWaiting = Array(repeating: .waiting, count: ids.count)
+        noVisits = Array(repeating: 0, count: ids.count)
     }
 }
