@@ -7,7 +7,7 @@ struct InputBinder {
     /// - Throws: ``FlowError`` with code ``FlowError/Code/validation`` naming every missing, unknown or mistyped input.
     func bind(_ given: [String: JSONValue]) throws(FlowError) -> [String: JSONValue] {
         guard let declared = plan.workflow.inputs else {
-            if let name = given.keys.sorted().first {
+            if let name = given.keys.min() {
                 throw FlowError(.validation, "the workflow takes no inputs, but input '\(name)' was given")
             }
             return [:]
