@@ -503,6 +503,9 @@ struct RunStateMachine {
             schedule.finish(stepID)
             schedule.reopen([stepID])
         case .end:
+            // The workflow outputs read what the handler produced now (an Arazzo `goto` to a workflow in
+            // `dependsOn` runs its `dependsOn-<id>` step again: `$workflows.<id>.outputs` are the new run's).
+            completedOutputs[awaiting.handler] = outputs
             endSucceeded(into: &actions)
             return
         }
