@@ -196,6 +196,25 @@ struct StepLoopTests {
         #expect(dispatcher.requests.count == 1)
     }
 
+    /// docs/workflow-format.md, paginate: a next page that cannot be worked out fails the step named by the page whose
+    /// response gave it, as a page that fails is: `page 1: …` for the second page.
+    @Test func aNextPageThatCannotBeWorkedOutIsNamedByItsPage() async throws {
+        let offOrigin = Self.pages { index, _ in
+            let next = index == 0 ? "https://api.test/items?page=2" : "https://evil.test/items?page=3"
+            return json(200, #"{"items": ["x"]}"#, headers: ["Link": "<\(next)>; rel=\"next\""])
+        }
+        let report = try await run(Self.listing("{ next: link }", outputs: "{ names: $response.body#/items }"), on: offOrigin)
+        let error = try #require(report.error)
+        #expect(error.code == .binding)
+        #expect(error.stepID == "list")
+        #expect(error.message.hasPrefix("page 1: the next page is on another origin (https://evil.test/items?page=3)"))
+        let step = try #require(report.steps.first)
+        #expect(step.status == .failed)
+        #expect(step.error?.message == error.message)
+        #expect(step.attempts.map(\.iteration) == [0, 1])
+        #expect(offOrigin.requests.count == 2)
+    }
+
     @Test func aCursorInTheBodyGoesInTheNamedQueryParameter() async throws {
         let dispatcher = Self.pages { index, _ in
             let next = index < 2 ? #""c\#(index + 1)""# : "null"

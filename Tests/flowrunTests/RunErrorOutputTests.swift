@@ -21,4 +21,35 @@ struct RunErrorOutputTests {
             #expect(outcome.stderr.contains(shown), "\(outcome.stderr)")
         }
     }
+
+    /// docs/run-reports.md, the human format: the response excerpt keeps its lines, each later one under the first,
+    /// in a workflow's run and an Arazzo document's alike; never a literal `\n`, and still no escape sequence.
+    @Test(arguments: ["workflow", "arazzo"])
+    func aResponseExcerptKeepsItsLines(document: String) async throws {
+        // An Arazzo document's `list-cats` workflow, whose one step lists the cats, and a workflow that sends the same.
+        let folder = try ArazzoRunCommandTests.withTwoWorkflows()
+        try folder.write("ping.yaml", """
+            flowrun: 1
+            env: { API: {} }
+            servers: { api: "{$env.API}" }
+            steps:
+              - { id: ping, server: api, request: { method: GET, path: /v1/pets } }
+            """)
+        let body = "line one\r\nline \u{1B}[2Jtwo\n\n"
+        try await withTestServer({ _ in .text(body, status: 500, headers: [("Content-Type", "text/plain")]) }) { server in
+            let arguments = document == "workflow"
+                ? ["run", "ping.yaml"]
+                : ["run", "two.arazzo.yaml", "--workflow", "list-cats", "--server", "shop=\(server.baseURL)/v1"]
+            let outcome = try await FlowRunProcess.run(arguments, in: folder.url, environment: ["API": server.baseURL])
+            #expect(outcome.status == 1)
+            #expect(outcome.stderr.contains("  response: line one\n            line \\u{1B}[2Jtwo\n"), "\(outcome.stderr)")
+            #expect(!outcome.stderr.contains(#"line one\r\n"#) && !outcome.stderr.contains(#"line one\n"#), "\(outcome.stderr)")
+            #expect(!outcome.stderr.unicodeScalars.contains { $0 == "\u{1B}" }, "\(outcome.stderr)")
+
+            // `--format json` keeps the excerpt as the server sent it.
+            let json = try await FlowRunProcess.run(arguments + ["--format", "json"], in: folder.url, environment: ["API": server.baseURL])
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            #expect((report["error"] as? [String: Any])?["responseExcerpt"] as? String == body, "\(json.stdout)")
+        }
+    }
 }

@@ -53,6 +53,27 @@ struct TestFailureReportTests {
         #expect(failures.compactMap { $0["line"] as? Int } == [11, 12])
     }
 
+    /// docs/testing-workflows.md, outcome: the start of the response is shown as `flowrun run` shows it, line by
+    /// line under its label, with control characters escaped.
+    @Test func aResponseExcerptIsShownAsTheRunShowsIt() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("wf.yaml", workflow)
+        try folder.write("a.test.yaml", """
+            flowrun-test: 1
+            workflow: wf.yaml
+            inputs: { token: t-1 }
+            stubs:
+              - { respond: { status: 500, headers: { content-type: text/plain }, text: "line one\\nline \\e[2Jtwo" } }
+            cases:
+              - name: down
+                expect: { outcome: success }
+            """)
+        let human = try await FlowRunProcess.run(["test", "a.test.yaml"], in: folder.url)
+        #expect(human.status == 1)
+        #expect(human.stdout.contains("        response: line one\n                  line \\u{1B}[2Jtwo\n"), "\(human.stdout)")
+        #expect(!human.stdout.unicodeScalars.contains { $0 == "\u{1B}" }, "\(human.stdout)")
+    }
+
     @Test func excludeKeepsMatchingEntriesOutOfAFolderSearch() async throws {
         let folder = try TemporaryFolder()
         try folder.write("wf.yaml", workflow)

@@ -33,7 +33,7 @@ extension ArazzoLowering {
                 kind = .end
             case .goto:
                 if let workflowID = action.workflowID {
-                    guard let transfer = transfer(to: workflowID) else { return nil }
+                    guard let transfer = run(workflowID) else { return nil }
                     kind = .run(transfer)
                 } else if let stepID = action.stepID {
                     kind = .goto(stepID)
@@ -63,12 +63,8 @@ extension ArazzoLowering {
             case .retry:
                 if action.workflowID != nil || action.stepID != nil {
                     let first: Located<String>
-                    if let workflowID = action.workflowID, dependencies.contains(workflowID.value) {
-                        // A workflow the step's workflow depends on already has a step: running it again gives
-                        // `$workflows.<id>.outputs` (a token, say) the new values the retried step reads.
-                        first = Located(Self.dependencyStepID(workflowID.value), at: workflowID.location)
-                    } else if let workflowID = action.workflowID {
-                        guard let transfer = transfer(to: workflowID) else { continue }
+                    if let workflowID = action.workflowID {
+                        guard let transfer = run(workflowID) else { continue }
                         first = transfer
                     } else {
                         first = action.stepID!
@@ -87,7 +83,7 @@ extension ArazzoLowering {
                 policy.retry.append(rule)
             case .goto:
                 if let workflowID = action.workflowID {
-                    guard let transfer = transfer(to: workflowID) else { continue }
+                    guard let transfer = run(workflowID) else { continue }
                     step.onError.append(
                         CatchRule(step: nil, when: when, action: .run(transfer, then: .end), location: action.location))
                     continue
@@ -118,6 +114,14 @@ extension ArazzoLowering {
     static let failureKinds = [
         "criteria", "http", "transport", "timeout", "decode", "validation", "binding", "circuit-open", "interceptor",
     ]
+
+    /// The step an action (`goto` or `retry`) that names workflow `workflowID` runs: for a workflow in `dependsOn`,
+    /// its `dependsOn-<id>` step again, so that `$workflows.<id>.outputs` (a token, say) reads what the latest run
+    /// gave; for any other, ``transfer(to:)``'s.
+    mutating func run(_ workflowID: Located<String>) -> Located<String>? {
+        guard dependencies.contains(workflowID.value) else { return transfer(to: workflowID) }
+        return Located(Self.dependencyStepID(workflowID.value), at: workflowID.location)
+    }
 
     /// The on-demand step that runs workflow `workflowID` for an action, added to the workflow being lowered
     /// (``transfers``); `nil` when it names no workflow that can run.

@@ -19,9 +19,11 @@ extension CompilationSession {
                 checkCatchRule(rule, of: step, role: "the on-error rule of step '\(step.id.value)'")
             }
             for rule in step.onSuccess {
-                // An Arazzo `goto` to a workflow runs the on-demand step that calls it.
+                // An Arazzo `goto` to a workflow runs the on-demand step that calls it, or the workflow's
+                // `dependsOn-<id>` step again for a workflow in its `dependsOn`.
                 if case .run(let target) = rule.action {
                     invokedSteps.insert(target.value)
+                    if stepsByID[target.value]?.onDemand == false { continue }
                     checkOnDemandTarget(target, role: "success action '\(rule.name)'")
                 }
             }
@@ -55,9 +57,10 @@ extension CompilationSession {
             }
         case .run(let target, let then):
             invokedSteps.insert(target.value)
-            if then == .retry, stepsByID[target.value] != nil {
+            if then == .retry || then == .end, stepsByID[target.value] != nil {
                 // An Arazzo `retry` with a `stepId` runs a step of the workflow, then the failed step again: the
-                // step runs in its place in the workflow too.
+                // step runs in its place in the workflow too. So does a `retry` or `goto` to a workflow in
+                // `dependsOn`, whose `dependsOn-<id>` step runs again.
                 break
             }
             checkOnDemandTarget(target, role: role)

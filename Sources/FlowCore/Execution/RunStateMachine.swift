@@ -297,7 +297,9 @@ struct RunStateMachine {
             return
         }
         report.status = .recovered
-        actions.append(.caught(stepID: report.id, action: rule.action.name, error: error.code))
+        // The `flowrun.catch` span event says the rule's action applied: it is added where it does, so a
+        // fallback or end that cannot be evaluated, or a goto over its limit, which fail the step, add none.
+        let caught = Action.caught(stepID: report.id, action: rule.action.name, error: error.code)
         switch rule.action {
         case .fallback(let bindings):
             do throws(FlowError) {
@@ -305,6 +307,7 @@ struct RunStateMachine {
                 completedOutputs[report.id] = outputs
                 schedule.finish(report.id)
                 report.outputs = outputs
+                actions.append(caught)
                 actions.append(.record(report))
             } catch {
                 failRecovery(of: report, with: error, into: &actions)
@@ -315,6 +318,7 @@ struct RunStateMachine {
                 var outcome = RunExecution.Outcome()
                 outcome.outputs = try evaluate(bindings, in: failureScope)
                 outcome.endedEarly = true
+                actions.append(caught)
                 actions.append(.record(report))
                 end(with: outcome, into: &actions)
             } catch {
@@ -323,6 +327,7 @@ struct RunStateMachine {
             return
         case .run(let target, let then):
             if then == .fail { report.status = .failed }
+            actions.append(caught)
             actions.append(.record(report))
             let awaiting = AwaitingHandler(stepID: report.id, handler: target.value, then: then, error: error)
             var retryDelay: Duration?
@@ -351,6 +356,7 @@ struct RunStateMachine {
                 end(limitError, into: &actions)
                 return
             }
+            actions.append(caught)
             actions.append(.record(report))
             completedOutputs[report.id] = [:]
             schedule.finish(report.id)
@@ -497,6 +503,9 @@ struct RunStateMachine {
             schedule.finish(stepID)
             schedule.reopen([stepID])
         case .end:
+            // The workflow outputs read what the handler produced now (an Arazzo `goto` to a workflow in
+            // `dependsOn` runs its `dependsOn-<id>` step again: `$workflows.<id>.outputs` are the new run's).
+            completedOutputs[awaiting.handler] = outputs
             endSucceeded(into: &actions)
             return
         }

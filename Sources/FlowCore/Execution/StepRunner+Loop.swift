@@ -46,9 +46,7 @@ extension StepRunner {
                 let result = await runStep(planned, scope: iterationScope, asRefresh: false, span: span)
                 report.attempts += result.report.attempts
                 report.iterationCount = index + 1
-                if var error = result.error {
-                    // The index the report's `iteration` and `-v`'s line give, so the message names an entry there.
-                    error.message = "\(unit) \(index): " + error.message
+                if let error = result.error {
                     iterationFailure = (error, result.failedResponse)
                     action = machine.apply(.iterationFailed(index: index))
                     continue iterations
@@ -92,8 +90,11 @@ extension StepRunner {
                 }
             case .finish(.completed):
                 break iterations
-            case .finish(.failed):
-                let (error, response) = iterationFailure!
+            case .finish(.failed(let index)):
+                // Named by the index the report's `iteration` and `-v`'s line give, so the message names an entry
+                // there: an iteration that failed, or a page whose next page could not be worked out.
+                var (error, response) = iterationFailure!
+                error.message = "\(unit) \(index): " + error.message
                 return failed(error, response: response)
             case .finish(.limitReached):
                 let message: String

@@ -143,12 +143,12 @@ final class RunPrinter: RunObserver, ExchangeObserver {
         case .human:
             if let error = report.error {
                 // The message may quote the server, and the excerpt is the server's: neither may drive the terminal.
-                var text = error.description.split(separator: "\n", omittingEmptySubsequences: false)
-                    .map { TerminalText.escape(String($0)) }.joined(separator: "\n")
+                // Both keep their lines, the excerpt's indented under its first.
+                var text = TerminalText.lines(error.description, continuation: "")
                 if let label = text.range(of: "error:") { text.replaceSubrange(label, with: paint("error:", "31")) }
                 write(text + "\n")
                 if let excerpt = error.responseExcerpt {
-                    write("  response: \(TerminalText.escape(excerpt))\n")
+                    write("  response: \(TerminalText.lines(excerpt, continuation: "            "))\n")
                 }
             } else {
                 let outputs = JSONValue.object(report.outputs).serialized(pretty: true)

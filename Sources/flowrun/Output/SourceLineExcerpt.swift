@@ -37,6 +37,17 @@ enum TerminalText {
         escape(text.unicodeScalars, keepingTabs: false)
     }
 
+    /// `text` as its lines, each escaped, the lines after the first starting with `continuation`: how a message or
+    /// a response excerpt that spans lines is shown (`response: line one` and `line two` under it), whatever
+    /// the line breaks (`\n`, `\r\n`, `\r`); line breaks at its end are left out.
+    static func lines(_ text: String, continuation: String) -> String {
+        var text = Substring(text)
+        while text.last?.isNewline == true { text.removeLast() }
+        return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            .map { escape(String($0)) }
+            .joined(separator: "\n" + continuation)
+    }
+
     /// Escapes `scalars`, keeping tabs when `keepingTabs` (a quoted source line keeps its indentation).
     static func escape(_ scalars: some Sequence<Unicode.Scalar>, keepingTabs: Bool) -> String {
         var output = String.UnicodeScalarView()

@@ -56,8 +56,15 @@ struct TestReportPrinter {
                 for failure in result.failures {
                     // The expectation that failed, as file:line:col, so an editor can jump to it.
                     let place = (failure.location ?? result.location).map { "\($0): " } ?? ""
-                    out += "      " + place + paint(failure.kind.name + ":", .red) + " " + failure.message + "\n"
-                    for line in failure.details { out += "        \(line)\n" }
+                    // A message or detail may quote the server (a response excerpt): shown as `flowrun run` shows
+                    // them, line by line with control characters escaped, a detail's later lines under its first.
+                    out += "      " + place + paint(failure.kind.name + ":", .red) + " "
+                        + TerminalText.lines(failure.message, continuation: "        ") + "\n"
+                    for line in failure.details {
+                        let label = line.range(of: ": ").map { line.distance(from: line.startIndex, to: $0.upperBound) } ?? 0
+                        let continuation = "        " + String(repeating: " ", count: label)
+                        out += "        \(TerminalText.lines(line, continuation: continuation))\n"
+                    }
                 }
             }
         }

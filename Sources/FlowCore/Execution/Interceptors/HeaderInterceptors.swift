@@ -1,4 +1,5 @@
-/// Sets and removes header fields: the `headers:` / `removeHeaders:` interceptor kind.
+/// Sets and removes header fields: the `headers:` / `removeHeaders:` interceptor kind. It sets first, then
+/// removes, as docs/workflow-format.md says: a name that is in both is not sent.
 struct HeaderSettingInterceptor: Interceptor {
     let set: [Binding]
     let remove: [String]
@@ -9,12 +10,12 @@ struct HeaderSettingInterceptor: Interceptor {
         next: (StepRequest, StepContext) async throws -> StepResponse
     ) async throws -> StepResponse {
         var request = request
-        for name in remove { request.headers.remove(name) }
         for binding in set {
             let value = try scope.evaluateText(binding.value)
             try RequestBuilder.checkHeaderValue(value, name: binding.name.value)
             request.headers.set(binding.name.value, value)
         }
+        for name in remove { request.headers.remove(name) }
         return try await next(request, context)
     }
 }
