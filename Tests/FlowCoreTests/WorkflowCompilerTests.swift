@@ -186,6 +186,25 @@ struct WorkflowCompilerTests {
         #expect(error?.location?.line == 6)
     }
 
+    /// `on:` is what a user guesses for the refresh trigger (GitHub Actions' word); it is too far from `when` for
+    /// edit distance, so the finding names `when` as a known alternative.
+    @Test func anOnKeyInARefreshInterceptorSuggestsWhen() {
+        let error = onlyError(header + """
+            interceptors:
+              refresh: { on: { status: 401 }, run: token, then: replay }
+            steps:
+              - id: a
+                interceptors: [refresh]
+                request: { method: GET, path: /a }
+              - id: token
+                on-demand: true
+                request: { method: POST, path: /token }
+            """)
+        #expect(error?.code == .unknownKey)
+        #expect(error?.message == "unknown key 'on' in interceptor 'refresh'; did you mean 'when'?")
+        #expect(error?.location?.line == 5 && error?.location?.column == 14)
+    }
+
     @Test(arguments: ["5 parsecs", "fast", "0s", "-1s", "10"])
     func badDurationsAreRejected(duration: String) {
         let error = onlyError(header + """
