@@ -125,6 +125,10 @@ public struct WorkflowCompiler: Sendable {
             return Result(plan: nil, diagnostics: [Diagnostic(error)])
         }
         if ArazzoDecoder.isArazzoDocument(root) { return checkArazzo(root, path: path, loader: loader) }
+        if let key = OpenAPIDocumentDetection.versionKey(of: root) {
+            return Result(plan: nil, diagnostics: [Diagnostic(
+                .error, .typeMismatch, OpenAPIDocumentDetection.notAWorkflow, at: key.location)])
+        }
         var decoder = WorkflowDecoder()
         let workflow = decoder.decode(root, path: path)
         return check(workflow, decodingDiagnostics: decoder.diagnostics, loader: loader)
