@@ -123,4 +123,25 @@ struct ArazzoSourceNameTests {
                 + "flowrun workflow: give the URLs its own 'servers:' read with 'env' or 'inputs' [invalid-value]"),
             "\(outcome.stdout)")
     }
+
+    /// `--server`, `--source` and `--workflow` are an Arazzo document's: given for a flowrun workflow they would be
+    /// ignored, and the requests would go to the servers the workflow names.
+    @Test func runAndGraphRefuseArazzoOptionsForAFlowrunWorkflow() async throws {
+        let banking = ["workflows/banking.yaml", "--mock", "workflows/banking.mock.yaml",
+                       "--inputs", "workflows/banking.inputs.json"]
+        let cases: [([String], String)] = [
+            (["run"] + banking + ["--server", "bank=http://127.0.0.1:9"], "--server bank=http://127.0.0.1:9"),
+            (["run"] + banking + ["--source", "bank=workflows/banking.yaml"], "--source bank=workflows/banking.yaml"),
+            (["graph", "workflows/banking.yaml", "--workflow", "banking"], "--workflow banking"),
+        ]
+        for (arguments, option) in cases {
+            let outcome = try await FlowRunProcess.run(arguments, environment: ["BANK_URL": "http://127.0.0.1:9"])
+            #expect(outcome.status == 2, "\(arguments)")
+            #expect(outcome.stderr == "flowrun \(arguments[0]): \(option): workflows/banking.yaml is a flowrun workflow, "
+                + "not an Arazzo document: --server and --source name the sources (sourceDescriptions) of an Arazzo "
+                + "document and --workflow one of its workflows; a flowrun workflow's servers are set under its "
+                + "'servers:', from $env or inputs\n", "\(outcome.stderr)")
+            #expect(outcome.stdout.isEmpty, "\(outcome.stdout)")
+        }
+    }
 }
