@@ -152,6 +152,19 @@ private struct HeaderRecorder: Interceptor {
         #expect(error.message.contains("the 'tenant' interceptor needs 'with: { tenant: <a string> }'"))
     }
 
+    /// The factory's `FlowError` is quoted by its message: its description would add a second `error:`.
+    @Test func aRejectedArgumentReadsAsOneError() async throws {
+        let yaml = Self.workflow.replacingOccurrences(of: "with: { tenant: $inputs.tenant }", with: "with: { tenant: 7 }")
+        let plan = try WorkflowCompiler().compile(yaml: yaml, path: "orders.yaml")
+        let report = await engine(bodies: ["order": "{}"]).run(plan, inputs: ["tenant": "acme"], environment: [:])
+
+        let error = try #require(report.error)
+        #expect(error.message == "interceptor 'tenant' rejected its arguments: the 'tenant' interceptor needs "
+            + "'with: { tenant: <a string> }'")
+        #expect("\(error)".hasSuffix("error: step 'order', attempt 1: \(error.message)"), "\(error)")
+        #expect("\(error)".components(separatedBy: "error:").count == 2, "\(error)")
+    }
+
     @Test func theGuidesParserReadsTheExportForItsStep() async throws {
         let yaml = """
             flowrun: 1

@@ -175,6 +175,23 @@ struct ResponseBodyTests {
             == "response parser 'csv' could not read the body (Content-Type: text/csv): quoted CSV fields are not supported")
     }
 
+    /// A parser that throws a `FlowError` is quoted by its message, not its `error: …` description.
+    @Test func aParsersFlowErrorIsQuotedByItsMessage() async throws {
+        struct Refusing: ResponseParser {
+            func parse(_ response: StepResponse) throws -> JSONValue {
+                throw FlowError(.decode, "the export has no header row")
+            }
+        }
+        let dispatcher = Self.answering("1,2", contentType: "text/csv")
+        var engine = engine(dispatcher)
+        engine.parsers.register(Refusing(), as: "csv")
+        let report = await engine.run(
+            try plan(Self.workflow(declared: Self.csvRows, parse: "{ use: csv }")), inputs: [:], environment: [:])
+        #expect(report.error?.code == .decode)
+        #expect(report.error?.message
+            == "response parser 'csv' could not read the body (Content-Type: text/csv): the export has no header row")
+    }
+
     @Test func anUnregisteredParserFailsTheRunBeforeItsFirstRequest() async throws {
         let (report, dispatcher) = try await runWithCSV("a,b", registered: false)
         let error = try #require(report.error)

@@ -27,6 +27,15 @@ import Testing
         #expect(Suggestion.closest(to: "userID", in: ["accountId", "userId"]) == "userId")
     }
 
+    @Test func aKnownAlternativeSuggestsTheNameFlowrunUsesWhereItIsACandidate() {
+        #expect(Suggestion.closest(to: "on", in: ["run", "when", "then"]) == "when")
+        #expect(Suggestion.closest(to: "On", in: ["when"]) == "when")
+        #expect(Suggestion.didYouMean("on", in: ["when"]) == "; did you mean 'when'?")
+        // Where `when` is not a key, `on` is an ordinary name: a close one is still suggested, a far one is not.
+        #expect(Suggestion.closest(to: "on", in: ["headers", "bearer"]) == nil)
+        #expect(Suggestion.closest(to: "on", in: ["one", "bearer"]) == "one")
+    }
+
     @Test func aNameTooFarFromEveryCandidateHasNoSuggestion() {
         #expect(Suggestion.closest(to: "x", in: ["token", "auth"]) == nil)
         #expect(Suggestion.closest(to: "abcd", in: ["dcba"]) == nil)

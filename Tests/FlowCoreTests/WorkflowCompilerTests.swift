@@ -186,6 +186,41 @@ struct WorkflowCompilerTests {
         #expect(error?.location?.line == 6)
     }
 
+    /// `on:` is what a user guesses for the refresh trigger (GitHub Actions' word); it is too far from `when` for
+    /// edit distance, so the finding names `when` as a known alternative.
+    @Test func anOnKeyInARefreshInterceptorSuggestsWhen() {
+        let error = onlyError(header + """
+            interceptors:
+              refresh: { on: { status: 401 }, run: token, then: replay }
+            steps:
+              - id: a
+                interceptors: [refresh]
+                request: { method: GET, path: /a }
+              - id: token
+                on-demand: true
+                request: { method: POST, path: /token }
+            """)
+        #expect(error?.code == .unknownKey)
+        #expect(error?.message == "unknown key 'on' in interceptor 'refresh'; did you mean 'when'?")
+        #expect(error?.location?.line == 5 && error?.location?.column == 14)
+    }
+
+    /// An OpenAPI document given as a workflow (`run`, a test file's `workflow:`, a `workflow:` step) is one error at
+    /// its `openapi` key that says how a workflow uses it, not one per key; YAML or JSON alike.
+    @Test(arguments: [
+        ("openapi: 3.1.0\ninfo: { title: Shop, version: '1' }\npaths: {}\n", 1, 1),
+        ("{\n  \"openapi\": \"3.0.3\",\n  \"info\": { \"title\": \"Shop\", \"version\": \"1\" },\n  \"paths\": {}\n}\n", 2, 3),
+    ])
+    func anOpenAPIDocumentIsOneErrorSayingWhatItIs(document: String, line: Int, column: Int) {
+        let found = WorkflowCompiler().check(yaml: document, path: "shop.openapi.yaml").diagnostics
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.code == .typeMismatch)
+        #expect(found.first?.message == "this is an OpenAPI document, not a workflow: name it under 'openapi:' in a "
+            + "workflow and call its operations with 'operation:' steps, or list it under 'sourceDescriptions' in an "
+            + "Arazzo document")
+        #expect(found.first?.location == FlowCore.SourceLocation(path: "shop.openapi.yaml", line: line, column: column))
+    }
+
     @Test(arguments: ["5 parsecs", "fast", "0s", "-1s", "10"])
     func badDurationsAreRejected(duration: String) {
         let error = onlyError(header + """

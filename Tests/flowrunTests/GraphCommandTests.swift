@@ -172,7 +172,13 @@ struct GraphCommandTests {
         let unwritable = try await FlowRunProcess.run(
             ["graph", "workflows/banking.yaml", "-o", "/nonexistent/dir/out.mmd"])
         #expect(unwritable.status == 2)
-        #expect(unwritable.stderr.hasPrefix("flowrun graph: cannot write /nonexistent/dir/out.mmd"))
+        #expect(unwritable.stderr == "flowrun graph: cannot write /nonexistent/dir/out.mmd: the folder /nonexistent/dir "
+            + "does not exist\n")
+        let folderOutput = try await FlowRunProcess.run(["graph", "workflows/banking.yaml", "-o", folder.url.path])
+        #expect(folderOutput.status == 2)
+        #expect(folderOutput.stderr == "flowrun graph: cannot write \(folder.url.path): it is a folder\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["banking.dot"],
+                "no partial file is left behind")
     }
 
     @Test func helpTeachesTheFormatsAndHowToDrawAnSVG() async throws {

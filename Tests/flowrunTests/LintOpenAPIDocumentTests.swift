@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `flowrun lint shop.openapi.yaml`: an OpenAPI document named on its own is checked as the document a workflow's
-/// `openapi:` reads, not as a workflow.
+/// `openapi:` reads, not as a workflow; `run` and `graph` say in one error what it is and how a workflow uses it.
 struct LintOpenAPIDocumentTests {
     @Test func anOpenAPIDocumentIsCheckedAsOne() async throws {
         let folder = try TemporaryFolder()
@@ -25,5 +25,38 @@ struct LintOpenAPIDocumentTests {
             "bad.openapi.yaml:\(line):11: error: unknown key 'descripton' in a response; did you mean 'description'? "
                 + "[unknown-key]"), "\(bad.stdout)")
         #expect(bad.stdout.contains("1 file checked: 1 error, 0 warnings"), "\(bad.stdout)")
+    }
+
+    @Test func runAndGraphSayAnOpenAPIDocumentIsNotAWorkflow() async throws {
+        let document = "workflows/user-orders.openapi.yaml"
+        for arguments in [["run", document], ["graph", document]] {
+            let outcome = try await FlowRunProcess.run(arguments)
+            #expect(outcome.status == 2, "\(arguments)")
+            #expect(outcome.stderr == """
+                \(document):2:1: error: this is an OpenAPI document, not a workflow: name it under 'openapi:' in a \
+                workflow and call its operations with 'operation:' steps, or list it under 'sourceDescriptions' in \
+                an Arazzo document [type-mismatch]
+                    openapi: 3.0.3
+                    ^
+
+                """, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stdout.isEmpty)
+        }
+    }
+
+    /// A workflow that lacks `flowrun: 1` but has `openapi:` sources is a workflow with a missing key, not an OpenAPI
+    /// document: its `openapi` is a mapping of documents, not a version.
+    @Test func aWorkflowWithOpenAPISourcesIsNotTakenForADocument() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("orders.yaml", """
+            openapi:
+              shop: shop.openapi.yaml
+            steps:
+              - { id: orders, operation: shop.listOrders }
+            """)
+        let outcome = try await FlowRunProcess.run(["lint", "orders.yaml"], in: folder.url)
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.contains("the workflow is missing the required key 'flowrun'"), "\(outcome.stdout)")
+        #expect(!outcome.stdout.contains("OpenAPI document, not a workflow"), "\(outcome.stdout)")
     }
 }

@@ -17,14 +17,25 @@ extension ArazzoDocument {
         -> [Diagnostic]
     {
         let location = sources.first?.name.location ?? info.title.location
-        let listed = known.sorted()
         return names.filter { !known.contains($0) }.map { name in
-            Diagnostic(
-                .error, .unknownReference,
-                "\(what) is given for source '\(name)', which the document does not have"
-                    + Suggestion.didYouMean(name, in: listed)
-                    + (listed.isEmpty ? "" : " (its sources: " + listed.joined(separator: ", ") + ")"),
-                at: location)
+            Diagnostic(.error, .unknownReference, Self.unknownSourceMessage(name, given: what, known: known),
+                       at: location)
         }
+    }
+
+    /// What ``unknownSourceNames(_:given:known:)`` says of `name`, also where the name is written outside the
+    /// document (a test file's `servers:`).
+    /// - Parameters:
+    ///   - name: The source name something was given for.
+    ///   - what: What was given for it: `a server URL`, `a local copy`.
+    ///   - known: The source names of the document and of the Arazzo documents it calls.
+    ///   - document: How to name the document: `the document`, or its path.
+    package static func unknownSourceMessage(
+        _ name: String, given what: String, known: Set<String>, document: String = "the document"
+    ) -> String {
+        let listed = known.sorted()
+        return "\(what) is given for source '\(name)', which \(document) does not have"
+            + Suggestion.didYouMean(name, in: listed)
+            + (listed.isEmpty ? "" : " (its sources: " + listed.joined(separator: ", ") + ")")
     }
 }

@@ -77,6 +77,11 @@ public struct WorkflowCompiler: Sendable {
     /// `flowrun run --server NAME=URL` sets it.
     package var arazzoServerURLs: [String: String] = [:]
 
+    /// Whether a name of ``arazzoServerURLs`` or ``sourceDescriptionCopies`` that the Arazzo document being run has
+    /// no source of is an error at the document's sources. A test file turns it off to report its `servers:` names
+    /// itself, where they are written (``Result/arazzoSourceNames`` has the names to check them against).
+    package var reportsUnknownSourceNames = true
+
     /// Whether an Arazzo document's workflow is compiled into a plan, with every finding of its compilation, as
     /// `run`, `test` and `graph` need. Without it (`lint`) the workflows are still lowered and compiled, but only
     /// their binding type errors are reported: the rest is about running the document here and now (a remote
@@ -125,6 +130,10 @@ public struct WorkflowCompiler: Sendable {
             return Result(plan: nil, diagnostics: [Diagnostic(error)])
         }
         if ArazzoDecoder.isArazzoDocument(root) { return checkArazzo(root, path: path, loader: loader) }
+        if let key = OpenAPIDocumentDetection.versionKey(of: root) {
+            return Result(plan: nil, diagnostics: [Diagnostic(
+                .error, .typeMismatch, OpenAPIDocumentDetection.notAWorkflow, at: key.location)])
+        }
         var decoder = WorkflowDecoder()
         let workflow = decoder.decode(root, path: path)
         return check(workflow, decodingDiagnostics: decoder.diagnostics, loader: loader)
@@ -169,7 +178,7 @@ public struct WorkflowCompiler: Sendable {
         var result = checked
         result.arazzoSourceNames = loader.arazzoSourceNames
         // `lint`, which applies `--source` to every document it checks, asks this of the documents together.
-        guard compilesArazzo, loader.isCompilingTopLevel else { return result }
+        guard compilesArazzo, reportsUnknownSourceNames, loader.isCompilingTopLevel else { return result }
         let unknown = document.unknownSourceNames(
             arazzoServerURLs.keys.sorted(), given: "a server URL", known: loader.arazzoSourceNames)
             + document.unknownSourceNames(

@@ -1,6 +1,15 @@
 /// "Did you mean …?" suggestions for misspelled names.
 package enum Suggestion {
-    /// The candidate closest to `name` by edit distance, if it is close enough to be a plausible typo.
+    /// Names users write for a name flowrun spells otherwise, too far apart for edit distance to find: each is
+    /// suggested wherever the name it stands for is a candidate. `on` is the trigger key of GitHub Actions and
+    /// other tools, and what a user guesses for the refresh interceptor's `when` (which flowrun chose because a
+    /// YAML 1.1 parser reads an `on` key as `true`).
+    static let knownAlternatives: [String: [String]] = [
+        "on": ["when"],
+    ]
+
+    /// The candidate closest to `name` by edit distance, if it is close enough to be a plausible typo, or the
+    /// name that `name` is a known alternative for (``knownAlternatives``: `on` suggests `when`).
     ///
     /// A candidate qualifies when the case-insensitive edit distance (``editDistance(_:_:)``) is at
     /// most a third of the longer name's length (and at least 1), so `userID`
@@ -12,6 +21,15 @@ package enum Suggestion {
     ///   - candidates: The names that exist.
     /// - Returns: The best candidate, or `nil`.
     package static func closest<S: Sequence<String>>(to name: String, in candidates: S) -> String? {
+        if let meant = knownAlternatives[name.lowercased()] {
+            let candidates = Array(candidates)
+            return meant.first(where: candidates.contains) ?? closestByEditDistance(to: name, in: candidates)
+        }
+        return closestByEditDistance(to: name, in: candidates)
+    }
+
+    /// The candidate closest to `name` by edit distance, if it is close enough to be a plausible typo.
+    private static func closestByEditDistance<S: Sequence<String>>(to name: String, in candidates: S) -> String? {
         let target = Array(name.lowercased().unicodeScalars)
         var best: (name: String, distance: Int)?
         for candidate in candidates where candidate != name {

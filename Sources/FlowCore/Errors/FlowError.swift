@@ -224,3 +224,14 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
         return "\(place)error: \(step)\(message)"
     }
 }
+
+extension FlowError {
+    /// How another error's message quotes `error`, which a program's code threw (an interceptor factory, a response
+    /// parser): a ``FlowError`` by its ``message``, since its ``description`` adds an `error:` (and a location) that
+    /// the quoting message already has; any other error by its description.
+    /// - Parameter error: The error thrown.
+    /// - Returns: The text to put after `…: `.
+    package static func reason(of error: any Error) -> String {
+        (error as? FlowError)?.message ?? "\(error)"
+    }
+}

@@ -37,7 +37,8 @@ struct ResponseDecoding: Sendable {
             do {
                 return Outcome(response: decoded(try parser.parse(response), nil))
             } catch {
-                return failed("response parser '\(name)' could not read the body (\(received)): \(error)")
+                return failed(
+                    "response parser '\(name)' could not read the body (\(received)): \(FlowError.reason(of: error))")
             }
         case .format(let format)?:
             do throws(BodyFormat.Failure) {

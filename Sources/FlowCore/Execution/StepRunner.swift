@@ -555,7 +555,7 @@ struct StepRunner: Sendable {
                 interceptor = try factory(setup)
             } catch {
                 throw FlowError(
-                    .interceptor, "interceptor '\(name.value)' rejected its arguments: \(error)",
+                    .interceptor, "interceptor '\(name.value)' rejected its arguments: \(FlowError.reason(of: error))",
                     at: name.location, underlyingError: error)
             }
             // A metatype comparison, not an `is` cast: the cast goes through the runtime's dynamic-cast machinery.

@@ -92,6 +92,7 @@ struct WorkflowTestDecoder: DiagnosingDecoder {
             string(node, "'workflowId'").map { Located($0, at: node.location) }
         }
         if let node = top["servers"] {
+            file.serversKey = top.keyNode("servers")?.location
             for (name, value) in namedEntries(node, "'servers'", diagnostics: &diagnostics) ?? [] {
                 guard let url = string(value, "the URL of server '\(name.value)'") else { continue }
                 guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
@@ -99,6 +100,7 @@ struct WorkflowTestDecoder: DiagnosingDecoder {
                     continue
                 }
                 file.arazzoServerURLs[name.value] = url
+                file.arazzoServerNames.append(name)
             }
         }
         return file

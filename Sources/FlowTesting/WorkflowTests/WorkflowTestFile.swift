@@ -36,6 +36,11 @@ public struct WorkflowTestFile: Sendable {
     public var arazzoWorkflowID: Located<String>?
     /// For an Arazzo document: base URLs by source name (`servers:`), as `flowrun run --server` gives them.
     public var arazzoServerURLs: [String: String] = [:]
+    /// The source names under `servers:`, in file order, where they are written: each must name a source of the
+    /// Arazzo document.
+    package var arazzoServerNames: [Located<String>] = []
+    /// Where the `servers:` key is, when the file has one.
+    package var serversKey: SourceLocation?
 
     /// Creates a test file in code.
     /// - Parameters:

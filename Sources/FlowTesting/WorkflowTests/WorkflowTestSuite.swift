@@ -69,8 +69,10 @@ public struct WorkflowTestSuite: Sendable {
         compiler.compilesArazzo = true
         compiler.arazzoWorkflowID = file.arazzoWorkflowID?.value
         compiler.arazzoServerURLs = file.arazzoServerURLs
+        compiler.reportsUnknownSourceNames = false  // reported below, at the names in this file
         let compiled = compiler.check(bytes: workflowBytes, path: file.workflowPath)
         diagnostics += compiled.diagnostics.filter { $0.severity == .error }
+        diagnostics += file.unknownServerNames(compiled)
         if compiled.kind == .arazzo, !compiled.hasErrors, compiled.plan == nil {
             diagnostics.append(Diagnostic(
                 .error, .missingKey,
@@ -89,5 +91,32 @@ public struct WorkflowTestSuite: Sendable {
         diagnostics += file.lint(against: plan)
         let hasErrors = diagnostics.contains { $0.severity == .error }
         return LoadResult(suite: hasErrors ? nil : WorkflowTestSuite(file: file, plan: plan), diagnostics: diagnostics)
+    }
+}
+
+extension WorkflowTestFile {
+    /// An error at each name under `servers:` that is not a source of the Arazzo document under test (nor of an
+    /// Arazzo document it calls), with a did-you-mean; or one at `servers:` when the workflow is a flowrun workflow,
+    /// whose servers take their URLs from the workflow itself. A name that is not there would otherwise be ignored,
+    /// and the case would send the source's requests to its OpenAPI document's own server.
+    /// - Parameter compiled: What compiling the workflow found.
+    fileprivate func unknownServerNames(_ compiled: WorkflowCompiler.Result) -> [Diagnostic] {
+        switch compiled.kind {
+        case .arazzo:
+            return arazzoServerNames.filter { !compiled.arazzoSourceNames.contains($0.value) }.map { name in
+                Diagnostic(
+                    .error, .unknownReference,
+                    ArazzoDocument.unknownSourceMessage(
+                        name.value, given: "a server URL", known: compiled.arazzoSourceNames, document: workflow.value),
+                    at: name.location)
+            }
+        case .workflow:
+            guard let serversKey, !compiled.hasErrors else { return [] }
+            return [Diagnostic(
+                .error, .invalidValue,
+                "'servers' gives base URLs to the sources of an Arazzo document; \(workflow.value) is a flowrun "
+                    + "workflow: give the URLs its own 'servers:' read with 'env' or 'inputs'",
+                at: serversKey)]
+        }
     }
 }

@@ -70,10 +70,12 @@ struct GraphCommand: ParsableCommand {
             FileHandle.standardOutput.write(Data(text.utf8))
             return
         }
+        // Written whole or not at all, as run's reports are; a missing folder is named as the system says it.
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: output))
+            try PartialFile(path: output).write(Data(text.utf8))
         } catch {
-            FileHandle.standardError.write(Data("flowrun graph: cannot write \(output): \(error.localizedDescription)\n".utf8))
+            let reason = (error as? PartialFile.Unwritable)?.reason ?? error.localizedDescription
+            FileHandle.standardError.write(Data("flowrun graph: cannot write \(output): \(reason)\n".utf8))
             throw ExitCode(2)
         }
     }

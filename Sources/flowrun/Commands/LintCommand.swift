@@ -183,34 +183,20 @@ struct LintCommand: AsyncParsableCommand {
         }
     }
 
-    /// What the OpenAPI reader finds in `source` when it is an OpenAPI document (a top-level `openapi` key, and no
-    /// `flowrun` or `arazzo` one), as a workflow's `openapi:` entry would report it; `nil` for any other file,
-    /// which is checked as a workflow or Arazzo document. Named on its own, such a file is not a workflow with a
-    /// dozen unknown keys but the document a workflow calls.
+    /// What the OpenAPI reader finds in `source` when it is an OpenAPI document (a top-level `openapi` key holding
+    /// its version, and no `flowrun` or `arazzo` one), as a workflow's `openapi:` entry would report it; `nil` for
+    /// any other file, which is checked as a workflow or Arazzo document. Named on its own, such a file is not a
+    /// workflow with a dozen unknown keys but the document a workflow calls.
     private static func openAPIDocumentFindings(_ source: SourceFile, path: String, compiler: WorkflowCompiler)
         -> [Diagnostic]?
     {
         // A byte search first, for a line that starts with `openapi` and none with `flowrun`: every workflow lint
         // checks goes through here, and only a likely OpenAPI document is read twice.
-        guard let read = compiler.operationSourceLoader, Self.hasLine(startingWith: "openapi", in: source.bytes),
-            !Self.hasLine(startingWith: "flowrun", in: source.bytes),
-            let keys = (try? YAMLLoader(limits: compiler.loaderLimits).load(source.bytes, path: path))?.mapping?
-                .compactMap({ $0.key.scalar?.text }),
-            keys.contains("openapi"), !keys.contains("flowrun"), !keys.contains("arazzo")
+        guard let read = compiler.operationSourceLoader, OpenAPIDocumentDetection.mayBeOpenAPIDocument(source.bytes),
+            let root = try? YAMLLoader(limits: compiler.loaderLimits).load(source.bytes, path: path),
+            OpenAPIDocumentDetection.versionKey(of: root) != nil
         else { return nil }
         return read(source.bytes, path, "").diagnostics
-    }
-
-    /// Whether a line of `bytes` starts with `prefix` (ASCII), as a top-level key of a block mapping does.
-    private static func hasLine(startingWith prefix: String, in bytes: [UInt8]) -> Bool {
-        let key = Array(prefix.utf8)
-        if bytes.starts(with: key) { return true }
-        var index = bytes.startIndex
-        while let newline = bytes[index...].firstIndex(of: UInt8(ascii: "\n")) {
-            index = newline + 1
-            if bytes[index...].starts(with: key) { return true }
-        }
-        return false
     }
 
     /// The worst case of `workflow` of the Arazzo document at `path`, compiled as `run` compiles it when lint

@@ -2,7 +2,7 @@ import ArgumentParser
 import FlowCore
 
 /// The options that choose what of an Arazzo document `run`, `test` and `graph` work on, and where its operations
-/// are sent: `--workflow`, `--source`, `--server`. A flowrun workflow file ignores them.
+/// are sent: `--workflow`, `--source`, `--server`. Given for a flowrun workflow file, they are refused (``PlanLoader``).
 struct ArazzoOptions: ParsableArguments {
     @Option(
         name: .customLong("workflow"),
@@ -35,6 +35,13 @@ struct ArazzoOptions: ParsableArguments {
         for (name, url) in urls where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             throw ValidationError("--server \(name)=\(url): the URL must start with http:// or https://.")
         }
+    }
+
+    /// The options given, as written (`--server shp=http://127.0.0.1:8080`), in the order `--workflow`, `--server`,
+    /// `--source`.
+    var given: [String] {
+        (workflowID.map { ["--workflow \($0)"] } ?? []) + servers.map { "--server \($0)" }
+            + sources.map { "--source \($0)" }
     }
 
     /// `compiler`, set to compile an Arazzo document's workflow into a plan with these options.

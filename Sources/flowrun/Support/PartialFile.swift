@@ -14,7 +14,7 @@ struct PartialFile: Sendable {
 
     /// Why a destination cannot be written.
     struct Unwritable: Error, CustomStringConvertible {
-        /// The reason, as the system says it: `No such file or directory`.
+        /// The reason, as the system says it (`Permission denied`), or `the folder /tmp/out does not exist`.
         var reason: String
         var description: String { reason }
     }
@@ -31,7 +31,15 @@ struct PartialFile: Sendable {
             throw Unwritable(reason: "it is a folder")
         }
         let descriptor = open(partialPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw Unwritable(reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else {
+            let failure = errno
+            // The system says "No such file or directory" of the file that was to be created: name the folder.
+            let folder = url.deletingLastPathComponent().path
+            if failure == ENOENT, !FileManager.default.fileExists(atPath: folder) {
+                throw Unwritable(reason: "the folder \(folder) does not exist")
+            }
+            throw Unwritable(reason: String(cString: strerror(failure)))
+        }
         close(descriptor)
     }
 

@@ -37,7 +37,19 @@ struct PlanLoader {
         }
         let result = compiler.check(bytes: source.bytes, path: file)
         let errors = result.diagnostics.filter { $0.severity == .error }
-        if let plan = result.plan, errors.isEmpty { return plan }
+        if let plan = result.plan, errors.isEmpty {
+            // An Arazzo document's options given for a flowrun workflow would be ignored: a `--server` meant to keep
+            // the requests off a production server would not.
+            if result.kind == .workflow, let option = arazzo.given.first {
+                let message = "\(option): \(file) is a flowrun workflow, not an Arazzo document: --server and "
+                    + "--source name the sources (sourceDescriptions) of an Arazzo document and --workflow one of "
+                    + "its workflows; a flowrun workflow's servers are set under its 'servers:', from $env or inputs"
+                FileHandle.standardError.write(Data("flowrun \(commandName): \(message)\n".utf8))
+                failureReport?(FlowError(.invalidValue, message))
+                throw ExitCode(2)
+            }
+            return plan
+        }
         if result.kind == .arazzo, errors.isEmpty {
             // A document with several workflows and no --workflow: each was checked, none chosen.
             let ids = ArazzoOptions.workflowIDs(in: source.bytes, path: file)
