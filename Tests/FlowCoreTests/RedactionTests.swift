@@ -120,6 +120,19 @@ struct RedactionTests {
         #expect(redactor.redact(JSONValue.string(#"{"echo":"s3cr\"t/with+plus?"}"#)) == #"{"echo":"***"}"#)
     }
 
+    /// A secret whose base64 has `+` and `/` is also redacted in base64url, padded or not, and nowhere else.
+    @Test func aSecretIsRedactedInBase64AndBase64URL() {
+        let redactor = SecretRedactor()
+        redactor.add(.string("token>>>???~~~"))
+        for form in ["dG9rZW4+Pj4/Pz9+fn4=", "dG9rZW4+Pj4/Pz9+fn4", "dG9rZW4-Pj4_Pz9-fn4", "dG9rZW4-Pj4_Pz9-fn4="] {
+            #expect(redactor.redact("x=\(form)&y") == "x=***&y", "\(form)")
+        }
+        #expect(redactor.redact("dG9rZW4") == "dG9rZW4")
+        #expect(Base64URL.encode(Array("token>>>???~~~".utf8)) == "dG9rZW4-Pj4_Pz9-fn4")
+        #expect(Base64URL.encode([]) == "")
+        #expect(Base64URL.encode([0xFB, 0xFF]) == "-_8")
+    }
+
     @Test(arguments: [
         ("Authorization", "Bearer t-1", "Bearer ***"),
         ("authorization", "Basic dTpw", "Basic ***"),

@@ -82,10 +82,10 @@ public final class SecretRedactor: Sendable {
         if !plain { escapedForms(of: text).forEach(insert) }
         // The padded form is not a form of its own (each form costs a search in every redaction): its unpadded
         // prefix matches, and `redacted` drops the `=` that follow a replacement.
-        let unpadded = Base64.encode(Array(text.utf8)).prefix { $0 != "=" }
-        insert(String(unpadded))
-        if unpadded.contains(where: { $0 == "+" || $0 == "/" }) {
-            insert(String(unpadded).replacing("+", with: "-").replacing("/", with: "_"))
+        let unpadded = Base64.encodeUnpadded(Array(text.utf8))
+        insert(unpadded)
+        if unpadded.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "/") }) {
+            insert(Base64URL.encode(Array(text.utf8)))
         }
         return forms
     }
