@@ -22,6 +22,9 @@ public struct Plan: Sendable {
         let secretInputs: Set<String>
         let secretEnvironment: Set<String>
         let secretVariables: Set<String>
+        /// The interceptors of the steps that send a credential, each declaration once: what a run registers as
+        /// secrets before its first request.
+        let credentialInterceptors: [InterceptorDeclaration.Kind]
         /// The regular steps and their dependencies, which every run's schedule starts from.
         let stepGraph: StepGraph
         /// The steps, then the compensations by the id of the step they undo.
@@ -57,6 +60,7 @@ public struct Plan: Sendable {
             self.secretEnvironment = secretEnvironment
             self.secretVariables = Plan.secretVariables(
                 of: workflow, secretInputs: secretInputs, secretEnvironment: secretEnvironment)
+            self.credentialInterceptors = Plan.credentialInterceptors(of: self.steps)
             let lowered = self.compensations
             self.stepsAndCompensations = self.steps + lowered.keys.sorted().compactMap { lowered[$0] }
             let planned = self.steps
@@ -100,6 +104,8 @@ public struct Plan: Sendable {
     var validator: JSONSchemaValidator { _read { yield storage.validator } }
     /// The inputs whose values are secrets (`format: password`).
     var secretInputs: Set<String> { storage.secretInputs }
+    /// The kinds of the interceptors that send a credential, each declaration once (``SecretRedactor/register(secretsOf:in:)``).
+    var credentialInterceptors: [InterceptorDeclaration.Kind] { storage.credentialInterceptors }
     /// The vars that hold secrets: those an interceptor sends as a credential, and those whose initial value reads
     /// a secret input, a secret environment variable or another secret var.
     var secretVariables: Set<String> { storage.secretVariables }

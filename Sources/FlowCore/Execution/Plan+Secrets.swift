@@ -48,6 +48,19 @@ extension Plan {
         }
         return secret
     }
+
+    /// The kinds of the interceptors of `steps` that send a credential, each declaration once (by name): worked
+    /// out with the plan, so that a run does not go through every step's interceptors to find them.
+    static func credentialInterceptors(of steps: [PlannedStep]) -> [InterceptorDeclaration.Kind] {
+        var seen: Set<String> = []
+        var kinds: [InterceptorDeclaration.Kind] = []
+        for step in steps {
+            for declaration in step.interceptors where seen.insert(declaration.name.value).inserted {
+                if !SecretRedactor.credentials(of: declaration.kind).isEmpty { kinds.append(declaration.kind) }
+            }
+        }
+        return kinds
+    }
 }
 
 extension SecretRedactor {
@@ -71,19 +84,16 @@ extension SecretRedactor {
         for name in plan.secretVariables {
             if let value = scope.variables[name] { add(value) }
         }
-        var seen: Set<String> = []
-        for step in plan.steps {
-            for declaration in step.interceptors where seen.insert(declaration.name.value).inserted {
-                for credential in Self.credentials(of: declaration.kind) {
-                    // A credential that reads a step's outputs cannot be known yet; its interceptor adds it.
-                    guard let text = try? scope.evaluateText(credential) else { continue }
-                    add(.string(text))
-                }
-                if case .basic(let username, let password) = declaration.kind,
-                    let user = try? scope.evaluateText(username), let secret = try? scope.evaluateText(password)
-                {
-                    add(.string(Base64.encode(Array("\(user):\(secret)".utf8))))
-                }
+        for kind in plan.credentialInterceptors {
+            for credential in Self.credentials(of: kind) {
+                // A credential that reads a step's outputs cannot be known yet; its interceptor adds it.
+                guard let text = try? scope.evaluateText(credential) else { continue }
+                add(.string(text))
+            }
+            if case .basic(let username, let password) = kind,
+                let user = try? scope.evaluateText(username), let secret = try? scope.evaluateText(password)
+            {
+                add(.string(Base64.encode(Array("\(user):\(secret)".utf8))))
             }
         }
     }
