@@ -132,6 +132,12 @@ struct RequestPathTests {
         #expect(!RequestPath.isAbsoluteURL("https:/x"))
         #expect(!RequestPath.isAbsoluteURL("ftp://x"))
         #expect(!RequestPath.isAbsoluteURL("/http://x"))
+        #expect(RequestPath.isAbsoluteURL("HtTpS://"))
+        #expect(RequestPath.isAbsoluteURL("http://x"[...]))
+        let notAbsolute = ["", "http", "http:", "http:/", "https", "httpss://x", "hxtp://x", #"http:\\x"#, "HTTP//x"]
+        for text in notAbsolute + ["ht\u{E9}p://x"] {
+            #expect(!RequestPath.isAbsoluteURL(text), "\(text)")
+        }
     }
 
     // MARK: Header values (item 4)

@@ -42,15 +42,18 @@ package enum RequestPath {
     /// Whether `text` starts with `http://` or `https://` (the scheme in any case, as RFC 3986 allows).
     /// - Parameter text: A URL or path.
     /// - Returns: Whether it is an absolute HTTP URL.
+    ///
+    /// Read byte by byte, without copying: every request whose URL is built at run time asks.
     package static func isAbsoluteURL(_ text: some StringProtocol) -> Bool {
-        let utf8 = Array(text.utf8.prefix(8))
-        func hasScheme(_ scheme: String) -> Bool {
-            let expected = Array(scheme.utf8)
-            guard utf8.count >= expected.count else { return false }
-            // ASCII letters only: lower-casing with `| 0x20` leaves ':' and '/' unchanged.
-            return zip(utf8, expected).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+        var bytes = text.utf8.makeIterator()
+        // A letter of the scheme, in either case (`| 0x20` lower-cases an ASCII letter).
+        func letter(_ expected: Unicode.Scalar) -> Bool {
+            bytes.next().map { $0 | 0x20 == UInt8(ascii: expected) } ?? false
         }
-        return hasScheme("http://") || hasScheme("https://")
+        guard letter("h"), letter("t"), letter("t"), letter("p") else { return false }
+        var next = bytes.next()
+        if let byte = next, byte | 0x20 == UInt8(ascii: "s") { next = bytes.next() }
+        return next == UInt8(ascii: ":") && bytes.next() == UInt8(ascii: "/") && bytes.next() == UInt8(ascii: "/")
     }
 
     /// Checks the value of a leading expression: an absolute `http(s)` URL, or a path starting with `/`,
