@@ -45,9 +45,8 @@ public final class SecretRedactor: Sendable {
     /// - Parameter value: A string, or an array or object whose strings are all secrets.
     public func add(_ value: JSONValue) {
         switch value {
-        case .string(let text) where !text.isEmpty && !Self.isLongEnough(text):
-            addShort(text)
-        case .string(let text) where Self.isLongEnough(text):
+        case .string(let text) where !text.isEmpty:
+            guard Self.isLongEnough(text) else { return addShort(text) }
             guard added.withLock({ $0.insert(text).inserted }) else { return }
             let forms = Self.encodedForms(of: text)
             secrets.withLock { list in

@@ -60,8 +60,19 @@ public struct InterceptorRegistry: Sendable {
     /// The factory that makes `declaration`'s interceptor: its built-in kind's, or the one the program
     /// registered under its `use:` name. A `use:` of a built-in kind's name finds none: a workflow
     /// declares a built-in kind with its own key.
+    ///
+    /// A built-in kind's factory is found by its kind, not by hashing its name: no program can register under a
+    /// built-in kind's name, and the engine asks for every interceptor of every attempt.
     func factory(for declaration: InterceptorDeclaration) -> Factory? {
+        if let kind = declaration.builtInKind {
+            return Self.builtInFactoryList[Self.builtInKinds.firstIndex(of: kind)!]
+        }
         if let used = declaration.usedName, Self.isBuiltIn(used.value) { return nil }
         return factories[declaration.factoryName.value]
     }
+
+    /// The built-in kinds, in the order of ``builtInFactoryList``.
+    private static let builtInKinds = BuiltInInterceptorKind.allCases
+    /// The built-in kinds' factories, in the order of ``builtInKinds``.
+    private static let builtInFactoryList = builtInKinds.map { builtInFactories[$0.rawValue]! }
 }

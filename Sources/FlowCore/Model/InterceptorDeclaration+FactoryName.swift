@@ -9,22 +9,26 @@ extension InterceptorDeclaration {
     /// The name its factory is registered under in an ``InterceptorRegistry``: its built-in kind's, located
     /// at the declaration's name, or the name it writes after `use:`.
     var factoryName: Located<String> {
-        let builtIn: BuiltInInterceptorKind
-        switch kind {
-        case .headers: builtIn = .headers
-        case .bearer: builtIn = .bearer
-        case .basic: builtIn = .basic
-        case .apiKey: builtIn = .apiKey
-        case .query: builtIn = .query
-        case .refresh: builtIn = .refresh
-        case .sign: builtIn = .sign
-        case .unwrap: builtIn = .unwrap
-        case .wrap: builtIn = .wrap
-        case .encrypt: builtIn = .encrypt
-        case .decrypt: builtIn = .decrypt
-        case .custom(let name, _): return name
-        }
+        guard let builtIn = builtInKind else { return usedName! }
         return Located(builtIn.rawValue, at: name.location)
+    }
+
+    /// Its built-in kind; `nil` for an interceptor the program registers (`use:`).
+    var builtInKind: BuiltInInterceptorKind? {
+        switch kind {
+        case .headers: .headers
+        case .bearer: .bearer
+        case .basic: .basic
+        case .apiKey: .apiKey
+        case .query: .query
+        case .refresh: .refresh
+        case .sign: .sign
+        case .unwrap: .unwrap
+        case .wrap: .wrap
+        case .encrypt: .encrypt
+        case .decrypt: .decrypt
+        case .custom: nil
+        }
     }
 
     /// The name it writes after `use:`, for an interceptor the program registers; `nil` for a built-in kind.
