@@ -33,8 +33,10 @@ struct PartialFile: Sendable {
         let descriptor = open(partialPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else {
             let failure = errno
-            // The system says "No such file or directory" of the file that was to be created: name the folder.
-            let folder = url.deletingLastPathComponent().path
+            // The system says "No such file or directory" of the file that was to be created: name the folder, as
+            // the path gives it (`out` for `out/plan.dot`).
+            let written = (path as NSString).deletingLastPathComponent
+            let folder = written.isEmpty ? "." : written
             if failure == ENOENT, !FileManager.default.fileExists(atPath: folder) {
                 throw Unwritable(reason: "the folder \(folder) does not exist")
             }
