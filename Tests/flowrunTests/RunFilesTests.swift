@@ -33,7 +33,7 @@ struct RunFilesTests {
     }
 
     /// The reports' folder disappears while the run waits for the server: neither report can be written, the
-    /// run says so and exits 2, and no partial file is left behind.
+    /// run says so and why and exits 2, and no partial file is left behind.
     @Test func reportsThatCannotBeWrittenFailTheRunWithExit2() async throws {
         let folder = try TemporaryFolder.withPingWorkflow()
         let reports = folder.url.appendingPathComponent("reports")
@@ -48,8 +48,10 @@ struct RunFilesTests {
                 ["run", "ping.yaml", "--junit-out", junit, "--trace-out", trace], in: folder.url,
                 environment: ["API": server.baseURL])
             #expect(outcome.status == 2, "\(outcome.stderr)")
-            #expect(outcome.stderr.contains("cannot write the JUnit report to \(junit)"), "\(outcome.stderr)")
-            #expect(outcome.stderr.contains("cannot write the trace to \(trace)"), "\(outcome.stderr)")
+            // The reason is the folder that is gone, not Foundation's "The operation could not be completed".
+            let reason = "the folder \(reports.path) does not exist"
+            #expect(outcome.stderr.contains("cannot write the JUnit report to \(junit): \(reason)\n"), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("cannot write the trace to \(trace): \(reason)\n"), "\(outcome.stderr)")
             #expect(server.requests.count == 1)
         }
         #expect(!FileManager.default.fileExists(atPath: reports.path))
