@@ -166,8 +166,9 @@ extension Duration {
 }
 
 extension TemporaryFolder {
-    /// A folder holding `ping.yaml`: one `GET /ping` to the server at `$env.API`.
-    static func withPingWorkflow() throws -> TemporaryFolder {
+    /// A folder holding `ping.yaml`: one `GET /ping` to the server at `$env.API`, followed by `keys`, top-level
+    /// keys such as a `catch` rule.
+    static func withPingWorkflow(_ keys: String = "") throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         try folder.write("ping.yaml", """
             flowrun: 1
@@ -175,6 +176,7 @@ extension TemporaryFolder {
             servers: { api: "{$env.API}" }
             steps:
               - { id: ping, server: api, request: { method: GET, path: /ping } }
+            \(keys)
             """)
         return folder
     }

@@ -174,6 +174,11 @@ struct GraphCommandTests {
         #expect(unwritable.status == 2)
         #expect(unwritable.stderr == "flowrun graph: cannot write /nonexistent/dir/out.mmd: the folder /nonexistent/dir "
             + "does not exist\n")
+        // A relative path's folder is named as the path gives it, as the README shows.
+        let banking = FlowRunProcess.packageRoot.appendingPathComponent("workflows/banking.yaml").path
+        let relative = try await FlowRunProcess.run(["graph", banking, "-o", "out/plan.dot"], in: folder.url)
+        #expect(relative.status == 2)
+        #expect(relative.stderr == "flowrun graph: cannot write out/plan.dot: the folder out does not exist\n")
         let folderOutput = try await FlowRunProcess.run(["graph", "workflows/banking.yaml", "-o", folder.url.path])
         #expect(folderOutput.status == 2)
         #expect(folderOutput.stderr == "flowrun graph: cannot write \(folder.url.path): it is a folder\n")

@@ -27,6 +27,48 @@ struct LintOpenAPIDocumentTests {
         #expect(bad.stdout.contains("1 file checked: 1 error, 0 warnings"), "\(bad.stdout)")
     }
 
+    /// A document in JSON is checked as one, as a YAML one is: its `"openapi"` key starts no line.
+    @Test func anOpenAPIDocumentInJSONIsCheckedAsOne() async throws {
+        let folder = try TemporaryFolder()
+        let document = """
+            {
+              "openapi": "3.1.0",
+              "info": { "title": "Shop", "version": "1" },
+              "paths": {
+                "/orders": {
+                  "get": {
+                    "operationId": "listOrders",
+                    "responses": { "200": { "description": "The orders." } }
+                  }
+                }
+              }
+            }
+
+            """
+        try folder.write("shop.openapi.json", document)
+        let clean = try await FlowRunProcess.run(["lint", "shop.openapi.json"], in: folder.url)
+        #expect(clean.status == 0, "\(clean.stdout)")
+        #expect(clean.stdout.contains("1 file checked, no problems"), "\(clean.stdout)")
+
+        try folder.write("min.json", #"{"info":{"title":"Shop","version":"1"},"openapi":"3.0.3","paths":{}}"#)
+        let minified = try await FlowRunProcess.run(["lint", "min.json"], in: folder.url)
+        #expect(minified.status == 0, "\(minified.stdout)")
+        #expect(!minified.stdout.contains("not a workflow"), "\(minified.stdout)")
+
+        try folder.write("bad.openapi.json", document.replacingOccurrences(of: #""description""#, with: #""descripton""#))
+        let bad = try await FlowRunProcess.run(["lint", "bad.openapi.json"], in: folder.url)
+        #expect(bad.status == 1)
+        #expect(bad.stdout.contains(
+            "bad.openapi.json:8:33: error: unknown key 'descripton' in a response; did you mean 'description'? "
+                + "[unknown-key]"), "\(bad.stdout)")
+        #expect(!bad.stdout.contains("not a workflow"), "\(bad.stdout)")
+
+        let run = try await FlowRunProcess.run(["run", "shop.openapi.json"], in: folder.url)
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix(
+            "shop.openapi.json:2:3: error: this is an OpenAPI document, not a workflow"), "\(run.stderr)")
+    }
+
     @Test func runAndGraphSayAnOpenAPIDocumentIsNotAWorkflow() async throws {
         let document = "workflows/user-orders.openapi.yaml"
         for arguments in [["run", document], ["graph", document]] {

@@ -79,6 +79,22 @@ struct LoopRunOutputTests {
         #expect(!run.stderr.contains("secret-token-1"))
     }
 
+    /// An item's error quotes the server: its line escapes the message, so it stays one line and sends the
+    /// terminal no escape sequence.
+    @Test func verboseEscapesAnItemsErrorMessage() async throws {
+        let folder = try TemporaryFolder()
+        let stubs = try folder.write("tx.mock.yaml", Self.transactions.replacingOccurrences(
+            of: "{ status: 404, body: { error: not found } }", with: #"{ status: 404, body: { message: "gone\e[2J\nnow" } }"#))
+        let run = try await FlowRunProcess.run(
+            ["run", "workflows/fan-out-details.yaml", "--mock", stubs, "--input", "accountId=acc-1",
+             "--input", "token=t-1", "--verbose"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("    item 1  GET https://bank.example/transactions/t2/details  404  ")
+            && $0.hasSuffix(#" ms  http: status 404: gone\u{1B}[2J\nnow"#) }, "\(run.stderr)")
+        #expect(!run.stderr.unicodeScalars.contains("\u{1B}"), "\(run.stderr)")
+    }
+
     @Test func verbosePrintsEachItemWithItsErrorAndJUnitListsThem() async throws {
         let folder = try TemporaryFolder()
         let stubs = try folder.write("tx.mock.yaml", Self.transactions)

@@ -52,4 +52,18 @@ struct RunErrorOutputTests {
             #expect((report["error"] as? [String: Any])?["responseExcerpt"] as? String == body, "\(json.stdout)")
         }
     }
+
+    /// A step that recovers quotes the server's message on its line: the line stays one line, with no escape sequence.
+    @Test func aRecoveredStepsMessageIsEscaped() async throws {
+        let folder = try TemporaryFolder.withPingWorkflow("catch: [{ when: { step: ping, status: 500 }, fallback: {} }]")
+        let body = #"{"message":"down\u001b[2J\nfor \u001b]0;pwned\u0007now"}"#
+        try await withTestServer({ _ in .text(body, status: 500, headers: [("Content-Type", "application/json")]) }) { server in
+            let outcome = try await FlowRunProcess.run(["run", "ping.yaml"], in: folder.url, environment: ["API": server.baseURL])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let line = try #require(outcome.stderr.split(separator: "\n").first { $0.hasPrefix("↺ ping") })
+            #expect(line.hasSuffix(#"recovered from: status 500: down\u{1B}[2J\nfor \u{1B}]0;pwned\u{7}now"#),
+                    "\(outcome.stderr)")
+            #expect(!outcome.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, "\(outcome.stderr)")
+        }
+    }
 }

@@ -33,7 +33,7 @@ struct RunFilesTests {
     }
 
     /// The reports' folder disappears while the run waits for the server: neither report can be written, the
-    /// run says so and exits 2, and no partial file is left behind.
+    /// run says so and why and exits 2, and no partial file is left behind.
     @Test func reportsThatCannotBeWrittenFailTheRunWithExit2() async throws {
         let folder = try TemporaryFolder.withPingWorkflow()
         let reports = folder.url.appendingPathComponent("reports")
@@ -48,11 +48,41 @@ struct RunFilesTests {
                 ["run", "ping.yaml", "--junit-out", junit, "--trace-out", trace], in: folder.url,
                 environment: ["API": server.baseURL])
             #expect(outcome.status == 2, "\(outcome.stderr)")
-            #expect(outcome.stderr.contains("cannot write the JUnit report to \(junit)"), "\(outcome.stderr)")
-            #expect(outcome.stderr.contains("cannot write the trace to \(trace)"), "\(outcome.stderr)")
+            // The reason is the folder that is gone, not Foundation's "The operation could not be completed".
+            let reason = "the folder \(reports.path) does not exist"
+            #expect(outcome.stderr.contains("cannot write the JUnit report to \(junit): \(reason)\n"), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("cannot write the trace to \(trace): \(reason)\n"), "\(outcome.stderr)")
             #expect(server.requests.count == 1)
         }
         #expect(!FileManager.default.fileExists(atPath: reports.path))
+    }
+
+    /// `--junit-out` is created before the first request, as the other reports are: a path that cannot be written
+    /// is named with the reason, exit 2, and nothing is sent or left behind.
+    @Test func aJUnitOutThatCannotBeWrittenIsNamedWithTheReason() async throws {
+        let folder = try TemporaryFolder.withPingWorkflow()
+        try await withTestServer({ _ in .text("{}", headers: [("Content-Type", "application/json")]) }) { server in
+            let missing = try await FlowRunProcess.run(
+                ["run", "ping.yaml", "--junit-out", "/nonexistent/dir/x.xml"], in: folder.url,
+                environment: ["API": server.baseURL])
+            #expect(missing.status == 2)
+            #expect(missing.stderr == "flowrun run: cannot write the JUnit report to /nonexistent/dir/x.xml: the folder "
+                + "/nonexistent/dir does not exist\n")
+            let aFolder = try await FlowRunProcess.run(
+                ["run", "ping.yaml", "--junit-out", folder.url.path], in: folder.url,
+                environment: ["API": server.baseURL])
+            #expect(aFolder.status == 2)
+            #expect(aFolder.stderr == "flowrun run: cannot write the JUnit report to \(folder.url.path): it is a folder\n")
+            #expect(server.requests.isEmpty)
+
+            let junit = try folder.write("junit.xml", "old report")
+            let written = try await FlowRunProcess.run(
+                ["run", "ping.yaml", "--junit-out", junit], in: folder.url, environment: ["API": server.baseURL])
+            #expect(written.status == 0, "\(written.stderr)")
+            #expect(try String(contentsOfFile: junit, encoding: .utf8).hasPrefix("<?xml"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["junit.xml", "ping.yaml"],
+                "no partial file is left behind")
     }
 
     @Test func aWrittenTraceReplacesTheFileWhole() async throws {

@@ -186,15 +186,12 @@ struct TestCommandTests {
 
     @Test func junitOutIsWrittenBesideTheChosenFormat() async throws {
         let folder = try folder(["a.test.yaml": tests, "bad.test.yaml": "flowrun-test: 1\nworkflow: wf.yaml\n"])
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("out"), withIntermediateDirectories: true)
         let outcome = try await FlowRunProcess.run(["test", ".", "--junit-out", "out/report.xml"], in: folder.url)
         // An invalid file: exit 2, reported as a suite with one errored case.
         #expect(outcome.status == 2)
         #expect(outcome.stdout.contains("2 passed, 0 failed, 1 invalid file in 2 files"))
-        let missingFolder = try await FlowRunProcess.run(["test", ".", "--junit-out", "/nonexistent/dir/r.xml"], in: folder.url)
-        #expect(missingFolder.stderr.contains("cannot write /nonexistent/dir/r.xml"))
-        try FileManager.default.createDirectory(
-            at: folder.url.appendingPathComponent("out"), withIntermediateDirectories: true)
-        _ = try await FlowRunProcess.run(["test", ".", "--junit-out", "out/report.xml"], in: folder.url)
         let data = try Data(contentsOf: folder.url.appendingPathComponent("out/report.xml"))
         let root = try #require(try XMLDocument(data: data).rootElement())
         #expect(root.attribute(forName: "tests")?.stringValue == "3")
@@ -203,6 +200,40 @@ struct TestCommandTests {
             .elements(forName: "error").first)
         #expect(error.attribute(forName: "type")?.stringValue == "invalid-test-file")
         #expect(error.stringValue?.contains("bad.test.yaml:1:1: error: the test file is missing the required key 'cases'") == true)
+    }
+
+    /// A report path that cannot be written is named with the reason before any case runs, exit 2, and nothing is
+    /// left behind; a report that is written replaces the old file whole.
+    @Test func aJUnitOutThatCannotBeWrittenIsNamedWithTheReason() async throws {
+        let folder = try folder(["a.test.yaml": tests])
+        let missingFolder = try await FlowRunProcess.run(
+            ["test", "a.test.yaml", "--junit-out", "/nonexistent/dir/r.xml"], in: folder.url)
+        #expect(missingFolder.status == 2)
+        #expect(missingFolder.stderr
+            == "flowrun test: cannot write /nonexistent/dir/r.xml: the folder /nonexistent/dir does not exist\n")
+        #expect(missingFolder.stdout.isEmpty, "no case runs: \(missingFolder.stdout)")
+        let relative = try await FlowRunProcess.run(
+            ["test", "a.test.yaml", "--junit-out", "out/report.xml"], in: folder.url)
+        #expect(relative.status == 2)
+        #expect(relative.stderr == "flowrun test: cannot write out/report.xml: the folder out does not exist\n")
+
+        let aFolder = try await FlowRunProcess.run(["test", "a.test.yaml", "--junit-out", "."], in: folder.url)
+        #expect(aFolder.status == 2)
+        #expect(aFolder.stderr == "flowrun test: cannot write .: it is a folder\n")
+
+        let noMatch = try await FlowRunProcess.run(
+            ["test", "a.test.yaml", "--junit-out", "r.xml", "--filter", "nothing"], in: folder.url)
+        #expect(noMatch.status == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["a.test.yaml", "wf.yaml"],
+                "no partial file is left behind")
+
+        let old = try folder.write("r.xml", "old report")
+        let written = try await FlowRunProcess.run(["test", "a.test.yaml", "--junit-out", "r.xml"], in: folder.url)
+        #expect(written.status == 0, "\(written.stderr)")
+        let report = try String(contentsOfFile: old, encoding: .utf8)
+        #expect(report.hasPrefix("<?xml"), "\(report)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+            == ["a.test.yaml", "r.xml", "wf.yaml"])
     }
 
     @Test func githubFormatAnnotatesFailedCasesAtTheirLine() async throws {

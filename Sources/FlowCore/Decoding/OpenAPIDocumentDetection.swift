@@ -6,10 +6,12 @@ package enum OpenAPIDocumentDetection {
         + "workflow and call its operations with 'operation:' steps, or list it under 'sourceDescriptions' in an "
         + "Arazzo document"
 
-    /// Whether `bytes` may hold an OpenAPI document: a line starts with `openapi` and none with `flowrun`. A byte
-    /// search, to read only a likely document's YAML a second time.
+    /// Whether `bytes` may hold an OpenAPI document: in YAML, a line starts with `openapi` and none with `flowrun`;
+    /// in JSON (the first character, after white space, is `{`), `openapi` occurs, as the document's
+    /// `"openapi": "3.1.0"` key does on whatever line. A byte search, to read only a likely document a second time.
     package static func mayBeOpenAPIDocument(_ bytes: [UInt8]) -> Bool {
-        hasLine(startingWith: "openapi", in: bytes) && !hasLine(startingWith: "flowrun", in: bytes)
+        if isFlowMapping(bytes) { return contains("openapi", in: bytes) }
+        return hasLine(startingWith: "openapi", in: bytes) && !hasLine(startingWith: "flowrun", in: bytes)
     }
 
     /// The `openapi` key of `root` when `root` is an OpenAPI document: a mapping whose `openapi` key holds a
@@ -21,6 +23,25 @@ package enum OpenAPIDocumentDetection {
             !mapping.contains(where: { ["flowrun", "arazzo"].contains($0.key.scalar?.text) })
         else { return nil }
         return pair.key
+    }
+
+    /// Whether `bytes` is a JSON object, or a YAML flow mapping: its first character after a byte order mark and
+    /// white space is `{`.
+    static func isFlowMapping(_ bytes: [UInt8]) -> Bool {
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let first = bytes[start...].first { ![UInt8(ascii: " "), 0x09, 0x0A, 0x0D].contains($0) }
+        return first == UInt8(ascii: "{")
+    }
+
+    /// Whether `bytes` contains `text` (ASCII).
+    static func contains(_ text: String, in bytes: [UInt8]) -> Bool {
+        let key = Array(text.utf8)
+        var index = bytes.startIndex
+        while let found = bytes[index...].firstIndex(of: key[0]) {
+            if bytes[found...].starts(with: key) { return true }
+            index = found + 1
+        }
+        return false
     }
 
     /// Whether a line of `bytes` starts with `prefix` (ASCII), as a top-level key of a block mapping does.

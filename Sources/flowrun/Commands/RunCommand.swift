@@ -379,13 +379,18 @@ struct RunCommand: AsyncParsableCommand {
             Self.fail("\(error)")
         }
         // Report files are created before the first request, so a bad path fails before anything is sent.
-        if let junitOut, !FileManager.default.createFile(atPath: junitOut, contents: nil) {
-            Self.fail("cannot write the JUnit report to \(junitOut)")
+        let junitFile: PartialFile? = junitOut.map { path in
+            do {
+                return try PartialFile(path: path)
+            } catch {
+                Self.fail("cannot write the JUnit report to \(path): \(error)")
+            }
         }
         let har: HARRecorder? = harOut.map { path in
             do {
                 return try HARRecorder(path: path)
             } catch {
+                junitFile?.discard()
                 Self.fail("cannot write the HAR file to \(path): \(error)")
             }
         }
@@ -393,6 +398,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             recording = try RunRecording(stubFile: record, testFile: recordTest, workflow: file)
         } catch {
+            junitFile?.discard()
             har?.discard()
             Self.fail("\(error)")
         }
@@ -400,6 +406,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             tracing = try RunTracing.start(traceOut: traceOut, otlpEndpoint: otlpEndpoint.flatMap(OTLPEndpoint.init))
         } catch {
+            junitFile?.discard()
             har?.discard()
             recording?.discard()
             Self.fail(error.message)
@@ -443,11 +450,11 @@ struct RunCommand: AsyncParsableCommand {
         // Reports are written whole or not at all (a temporary file renamed into place): a full disk leaves
         // no truncated file that looks like a passing run, and the run exits 2.
         var unwritten: [String] = []
-        if let junitOut {
+        if let junitFile {
             do {
-                try Data(JUnitXML.run(report).render().utf8).write(to: URL(fileURLWithPath: junitOut), options: .atomic)
+                try junitFile.write(Data(JUnitXML.run(report).render().utf8))
             } catch {
-                unwritten.append("cannot write the JUnit report to \(junitOut): \(error.localizedDescription)")
+                unwritten.append("cannot write the JUnit report to \(junitFile.path): \(error.localizedDescription)")
             }
         }
         if let har, let harOut {

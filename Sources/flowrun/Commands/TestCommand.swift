@@ -23,7 +23,8 @@ struct TestCommand: AsyncParsableCommand {
             stub no step can reach, is an error.
 
             Exit status: 0 when every case passes, 1 when one fails, 2 when a test file is \
-            invalid, no test files are found, or an argument is wrong; 130, 143 or 129 when \
+            invalid, no test files are found, the --junit-out file cannot be written, or an \
+            argument is wrong; 130, 143 or 129 when \
             SIGINT, SIGTERM or SIGHUP cancelled the run (the results so far are still printed).
 
             Examples:
@@ -91,6 +92,15 @@ struct TestCommand: AsyncParsableCommand {
         let files = try WorkflowFileFinder(accepts: WorkflowFileFinder.isTestFileName, excludes: excludes)
             .filesOrExit(in: paths, command: "flowrun test", kind: "test files (*.test.yaml, *.test.yml)")
             .map { $0.hasPrefix("./") ? String($0.dropFirst(2)) : $0 }
+        // The report is created (under a temporary name beside it) before any case runs, so a path that cannot be
+        // written fails at once, and is renamed into place when complete, so it is whole or absent.
+        let junitFile = try junitOut.map { path in
+            do {
+                return try PartialFile(path: path)
+            } catch {
+                throw Self.unwritable(path, error)
+            }
+        }
         let loaded = await Self.load(files)
         let suites = loaded.compactMap(\.suite)
         let matcher = CaseFilter(filter)
@@ -98,6 +108,7 @@ struct TestCommand: AsyncParsableCommand {
             suite.file.cases.map { CaseFilter.label(file: suite.file.path, case: $0.name) }.filter(matcher.includes)
         })
         if let filter, selected.isEmpty, loaded.allSatisfy({ $0.suite != nil }) {
+            junitFile?.discard()
             FileHandle.standardError.write(Data("flowrun test: no case matches --filter '\(filter)'\n".utf8))
             throw ExitCode(2)
         }
@@ -130,19 +141,25 @@ struct TestCommand: AsyncParsableCommand {
             format: format, color: format == .human && Terminal.isColorTerminal(STDOUT_FILENO))
         printer.shuffleSeed = shuffleSeed
         FileHandle.standardOutput.write(Data(printer.render(reports, wallTime: elapsed).utf8))
-        if let junitOut {
+        if let junitFile {
             let xml = TestReportPrinter(format: .junit, color: false).render(reports, wallTime: elapsed)
             do {
-                try Data(xml.utf8).write(to: URL(fileURLWithPath: junitOut))
+                try junitFile.write(Data(xml.utf8))
             } catch {
-                let message = "flowrun test: cannot write \(junitOut): \(error.localizedDescription)\n"
-                FileHandle.standardError.write(Data(message.utf8))
-                throw ExitCode(2)
+                throw Self.unwritable(junitFile.path, error)
             }
         }
         if let signal { throw ExitCode(Interrupt.exitCode(for: signal)) }
         if reports.contains(where: { $0.isInvalid }) { throw ExitCode(2) }
         if reports.contains(where: { $0.results.contains { !$0.passed } }) { throw ExitCode(1) }
+    }
+
+    /// Says on standard error that the `--junit-out` file at `path` cannot be written, and why, and returns exit
+    /// status 2 to throw.
+    private static func unwritable(_ path: String, _ error: any Error) -> ExitCode {
+        let reason = (error as? PartialFile.Unwritable)?.reason ?? error.localizedDescription
+        FileHandle.standardError.write(Data("flowrun test: cannot write \(path): \(reason)\n".utf8))
+        return ExitCode(2)
     }
 
     /// A test file as loaded: its suite, or the problems that prevent one.

@@ -28,7 +28,8 @@ extension RunPrinter {
         line += "  \(attempt.method) \(attempt.urlText)"
         line += attempt.statusText.map { "  \($0)" } ?? ""
         line += "  \(format(attempt.duration))"
-        if let error = attempt.error { line += "  \(error.code): \(error.message)" }
+        // The message may quote the server, as a step's line's may: escaped, so it stays one line.
+        if let error = attempt.error { line += "  \(error.code): \(TerminalText.escape(error.message))" }
         return line
     }
 

@@ -120,7 +120,10 @@ final class RunPrinter: RunObserver, ExchangeObserver {
             }
         }
         if let requester = step.refreshFor { line += "  (refresh for \(requester))" }
-        if let error = step.error, step.status == .recovered { line += "  recovered from: \(error.message)" }
+        // The message may quote the server: it may not break the line or drive the terminal.
+        if let error = step.error, step.status == .recovered {
+            line += "  recovered from: \(TerminalText.escape(error.message))"
+        }
         return line
     }
 

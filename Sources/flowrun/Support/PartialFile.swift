@@ -13,10 +13,11 @@ struct PartialFile: Sendable {
     let partialPath: String
 
     /// Why a destination cannot be written.
-    struct Unwritable: Error, CustomStringConvertible {
+    struct Unwritable: LocalizedError, CustomStringConvertible {
         /// The reason, as the system says it (`Permission denied`), or `the folder /tmp/out does not exist`.
         var reason: String
         var description: String { reason }
+        var errorDescription: String? { reason }
     }
 
     /// Creates the temporary file beside `path`.
@@ -32,15 +33,34 @@ struct PartialFile: Sendable {
         }
         let descriptor = open(partialPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else {
-            let failure = errno
-            // The system says "No such file or directory" of the file that was to be created: name the folder.
-            let folder = url.deletingLastPathComponent().path
-            if failure == ENOENT, !FileManager.default.fileExists(atPath: folder) {
-                throw Unwritable(reason: "the folder \(folder) does not exist")
-            }
-            throw Unwritable(reason: String(cString: strerror(failure)))
+            throw unwritable(errno: errno)
         }
         close(descriptor)
+    }
+
+    /// Why writing or moving the temporary file failed with `error`: its folder is gone, or the system's reason
+    /// for the failure under `error`, rather than Foundation's "The operation could not be completed".
+    func unwritable(_ error: any Error) -> Unwritable {
+        if let error = error as? Unwritable { return error }
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        let code = [error as NSError, underlying].lazy.compactMap { $0 }.first { $0.domain == NSPOSIXErrorDomain }?.code
+        if let code { return unwritable(errno: Int32(code)) }
+        return missingFolder ?? Unwritable(reason: error.localizedDescription)
+    }
+
+    /// Why a system call on the temporary file failed with `failure`.
+    private func unwritable(errno failure: Int32) -> Unwritable {
+        // The system says "No such file or directory" of the file, not of the folder that is missing: name it.
+        if failure == ENOENT, let missingFolder { return missingFolder }
+        return Unwritable(reason: String(cString: strerror(failure)))
+    }
+
+    /// `the folder out does not exist` when the destination's folder, as the path gives it (`out` for
+    /// `out/plan.dot`), does not exist; `nil` when it does.
+    private var missingFolder: Unwritable? {
+        let written = (path as NSString).deletingLastPathComponent
+        let folder = written.isEmpty ? "." : written
+        return FileManager.default.fileExists(atPath: folder) ? nil : Unwritable(reason: "the folder \(folder) does not exist")
     }
 
     /// The temporary file, open for writing from its start.
@@ -49,7 +69,8 @@ struct PartialFile: Sendable {
     }
 
     /// Writes `data` to the temporary file, flushes it to disk and moves it into place; on failure removes it.
-    func write(_ data: Data) throws {
+    /// - Throws: ``Unwritable``.
+    func write(_ data: Data) throws(Unwritable) {
         do {
             let handle = try openForWriting()
             try handle.write(contentsOf: data)
@@ -57,17 +78,18 @@ struct PartialFile: Sendable {
             try handle.close()
         } catch {
             discard()
-            throw error
+            throw unwritable(error)
         }
         try commit()
     }
 
     /// Moves the complete temporary file into place, replacing the destination; on failure removes it.
-    func commit() throws {
+    /// - Throws: ``Unwritable``.
+    func commit() throws(Unwritable) {
         guard rename(partialPath, path) == 0 else {
-            let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            let failure = errno
             discard()
-            throw error
+            throw unwritable(errno: failure)
         }
     }
 

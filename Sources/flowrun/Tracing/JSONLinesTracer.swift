@@ -123,7 +123,7 @@ final class JSONLinesTracer: Tracer {
         }
         if let failure {
             file.discard()
-            throw failure
+            throw file.unwritable(failure)
         }
         try file.commit()
     }
