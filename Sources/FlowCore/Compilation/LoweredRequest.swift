@@ -26,9 +26,22 @@ final class LoweredRequest: Sendable {
         /// The URL of a server that binds nothing: absolute, without a trailing `/`.
         case fixed(String)
         /// The URL of a server that binds a value (`{$env.BANK_URL}`), evaluated at every request.
-        case server(Server)
+        case server(BoundServerURL)
         /// No server, for a relative path: lint refuses this; a request of it fails with a binding error.
         case missing
+    }
+
+    /// The name and URL template of a server whose URL binds a value: an object, so that reading a request's
+    /// ``base`` at every request copies one reference rather than the whole server, its network settings
+    /// included.
+    final class BoundServerURL: Sendable {
+        let name: Located<String>
+        let url: ValueTemplate
+
+        init(name: Located<String>, url: ValueTemplate) {
+            self.name = name
+            self.url = url
+        }
     }
 
     /// The network settings of the server whose URL the request starts with.
@@ -137,7 +150,7 @@ final class LoweredRequest: Sendable {
                     while url.hasSuffix("/") { url.removeLast() }
                     base = .fixed(url)
                 } else {
-                    base = .server(server)
+                    base = .server(BoundServerURL(name: server.name, url: server.url))
                 }
             } else {
                 base = .missing
