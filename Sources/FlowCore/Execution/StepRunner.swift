@@ -534,9 +534,11 @@ struct StepRunner: Sendable {
             let requester = planned.id
             runRefreshStep = { stepID in try await self.refresh(using: stepID, scope: scope, for: requester) }
         }
-        let engine = BuiltInInterceptorSupport(
-            coordinator: coordinator, isReplay: isReplay, asRefresh: asRefresh, runRefreshStep: runRefreshStep,
-            unixTime: unixTime)
+        let chain = InterceptorSetup.Chain(
+            stepID: planned.id, scope: scope, redactor: redactor,
+            engine: BuiltInInterceptorSupport(
+                coordinator: coordinator, isReplay: isReplay, asRefresh: asRefresh, runRefreshStep: runRefreshStep,
+                unixTime: unixTime))
         return try planned.interceptors.compactMap { declaration -> (any Interceptor)? in
             let name = declaration.factoryName
             guard let factory = interceptorRegistry.factory(for: declaration) else {
@@ -547,9 +549,7 @@ struct StepRunner: Sendable {
             }
             var arguments: [String: JSONValue] = [:]
             for argument in declaration.arguments { arguments[argument.name.value] = try scope.evaluate(argument.value) }
-            let setup = InterceptorSetup(
-                declaration: declaration, stepID: planned.id, arguments: arguments, scope: scope, redactor: redactor,
-                engine: engine)
+            let setup = InterceptorSetup(declaration: declaration, arguments: arguments, chain: chain)
             let interceptor: any Interceptor
             do {
                 interceptor = try factory(setup)

@@ -16,34 +16,54 @@
 /// }
 /// ```
 public struct InterceptorSetup: Sendable {
+    /// What the setups of one chain share, made once per chain: each setup then copies one reference rather
+    /// than the scope, the redactor and the engine's closures (the engine builds a chain at every attempt).
+    final class Chain: Sendable {
+        let stepID: String
+        let scope: RunScope
+        let redactor: SecretRedactor
+        let engine: BuiltInInterceptorSupport
+
+        init(stepID: String, scope: RunScope, redactor: SecretRedactor, engine: BuiltInInterceptorSupport) {
+            self.stepID = stepID
+            self.scope = scope
+            self.redactor = redactor
+            self.engine = engine
+        }
+    }
+
     /// The name the workflow declares the interceptor under: its key under `interceptors:`.
-    public let name: String
+    public var name: String { declaration.name.value }
     /// The id of the step whose chain is being built.
-    public let stepID: String
+    public var stepID: String { chain.stepID }
     /// The declaration's `with:` arguments, evaluated when the chain is built; empty for a built-in kind.
     public let arguments: [String: JSONValue]
 
     /// The declaration, for a built-in kind's factory to read its typed fields.
     let declaration: InterceptorDeclaration
+    private let chain: Chain
     /// The values runtime expressions read, without a response; its vars are read when asked.
-    let scope: RunScope
+    var scope: RunScope { chain.scope }
     /// The run's secrets.
-    let redactor: SecretRedactor
+    var redactor: SecretRedactor { chain.redactor }
     /// What built-in kinds take from the engine beyond what a program's interceptors see.
-    let engine: BuiltInInterceptorSupport
+    var engine: BuiltInInterceptorSupport { chain.engine }
 
-    /// Creates the setup of `declaration` for one chain of a step.
+    /// Creates the setup of `declaration` in `chain`.
+    init(declaration: InterceptorDeclaration, arguments: [String: JSONValue], chain: Chain) {
+        self.arguments = arguments
+        self.declaration = declaration
+        self.chain = chain
+    }
+
+    /// Creates the setup of `declaration` for a chain of its own.
     init(
         declaration: InterceptorDeclaration, stepID: String, arguments: [String: JSONValue], scope: RunScope,
         redactor: SecretRedactor, engine: BuiltInInterceptorSupport
     ) {
-        self.name = declaration.name.value
-        self.stepID = stepID
-        self.arguments = arguments
-        self.declaration = declaration
-        self.scope = scope
-        self.redactor = redactor
-        self.engine = engine
+        self.init(
+            declaration: declaration, arguments: arguments,
+            chain: Chain(stepID: stepID, scope: scope, redactor: redactor, engine: engine))
     }
 
     /// The evaluated `with:` argument `name`: `setup["tenant"]` is `setup.arguments["tenant"]`.
