@@ -42,7 +42,7 @@ extension AsyncHTTPClientDispatcher {
     /// ```
     ///
     /// - Parameters:
-    ///   - insecure: Whether to skip TLS certificate and host name verification.
+    ///   - insecure: Whether to skip TLS certificate and host name verification; `false` (verify) by default.
     ///   - maxRedirects: The most redirects to follow for one request; `0` follows none. Must not
     ///     be negative.
     ///   - maxResponseBodySize: The largest response body to read, in bytes, after decompression.
@@ -60,7 +60,7 @@ extension AsyncHTTPClientDispatcher {
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or the client's error if it fails to shut down.
     public static func withDispatcher<Result>(
-        insecure: Bool,
+        insecure: Bool = false,
         maxRedirects: Int = 5,
         maxResponseBodySize: Int = Configuration.defaultMaxResponseBodySize,
         defaultTimeout: Duration? = Configuration.defaultAttemptTimeout,

@@ -121,6 +121,16 @@ private struct HeaderRecorder: Interceptor {
         return try #require(result.plan)
     }
 
+    /// "Compile a workflow": `print(diagnostic)` prints what `flowrun lint` prints first, its code in brackets.
+    @Test func aPrintedDiagnosticEndsWithItsCode() throws {
+        let yaml = Self.workflow.replacingOccurrences(of: "response: { 200: Order }", with: "response: { 200: Ordr }")
+        let result = WorkflowCompiler().check(yaml: yaml, path: "workflows/orders.yaml")
+        #expect(result.plan == nil)
+        #expect(result.diagnostics.filter { $0.severity == .error }.map { "\($0)" } == [
+            "workflows/orders.yaml:13:22: error: unknown type 'Ordr'; did you mean 'Order'? [unknown-reference]"
+        ])
+    }
+
     @Test func theGuidesInterceptorSetsItsHeaderAndTheOutputsPrintAsJSON() async throws {
         let seen = HeaderLog()
         let engine = engine(bodies: ["order": #"{"id": "o-7", "total": 10.5}"#], seen: seen)

@@ -10,6 +10,8 @@ struct OpenAPIDocumentDetectionTests {
         "{\n  \"openapi\": \"3.1.0\",\n  \"info\": { \"title\": \"Shop\", \"version\": \"1\" }\n}\n",
         "{\"info\":{\"title\":\"Shop\",\"version\":\"1\"},\"openapi\":\"3.1.0\",\"paths\":{}}",
         "\u{FEFF}\r\n\t {\"openapi\": \"3.0.3\"}",
+        "swagger: \"2.0\"\ninfo: { title: Pets, version: '1' }\n",
+        "{\"swagger\": \"2.0\", \"paths\": {}}",
     ])
     func aDocumentInYAMLOrJSONMayBeOne(text: String) {
         #expect(OpenAPIDocumentDetection.mayBeOpenAPIDocument(Array(text.utf8)))

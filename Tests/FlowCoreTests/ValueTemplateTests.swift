@@ -161,7 +161,8 @@ struct ValueTemplateTests {
         let text = "/account/{$steps.user.output.id}"
         let (template, diagnostics) = Self.compile(Self.scalar(text, style, line: 4, column: 11))
         #expect(diagnostics == [Diagnostic(.error, .invalidExpression, Self.outputsMessage, at: Self.at(4, column))])
-        #expect(diagnostics.first?.description == "w.yaml:4:\(column): error: \(Self.outputsMessage)")
+        #expect(
+            diagnostics.first?.description == "w.yaml:4:\(column): error: \(Self.outputsMessage) [invalid-expression]")
         #expect(template == .literal(.string(text)))
     }
 

@@ -69,6 +69,29 @@ struct LintOpenAPIDocumentTests {
             "shop.openapi.json:2:3: error: this is an OpenAPI document, not a workflow"), "\(run.stderr)")
     }
 
+    /// docs/openapi.md lists "a Swagger 2.0 document" among what lint reports in a document: named on its own, one
+    /// is checked as a document too (one finding at its `swagger` version), not as a workflow of unknown keys.
+    @Test func aSwaggerDocumentNamedOnItsOwnIsReportedAsOne() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("pets.openapi.yaml", "swagger: \"2.0\"\ninfo: { title: Pets, version: \"1\" }\npaths: {}\n")
+        let lint = try await FlowRunProcess.run(["lint", "pets.openapi.yaml"], in: folder.url)
+        #expect(lint.status == 1)
+        #expect(lint.stdout.hasPrefix(
+            "pets.openapi.yaml:1:10: error: Swagger 2.0 documents are not supported; convert the document to "
+                + "OpenAPI 3.0 or 3.1 [unsupported-version]"), "\(lint.stdout)")
+        #expect(!lint.stdout.contains("unknown key"), "\(lint.stdout)")
+        #expect(lint.stdout.contains("1 file checked: 1 error, 0 warnings"), "\(lint.stdout)")
+
+        try folder.write("pets.json", #"{"swagger": "2.0", "info": {"title": "Pets", "version": "1"}, "paths": {}}"#)
+        let json = try await FlowRunProcess.run(["lint", "pets.json"], in: folder.url)
+        #expect(json.stdout.contains("Swagger 2.0 documents are not supported"), "\(json.stdout)")
+
+        let run = try await FlowRunProcess.run(["run", "pets.openapi.yaml"], in: folder.url)
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("pets.openapi.yaml:1:1: error: this is an OpenAPI document, not a workflow"),
+            "\(run.stderr)")
+    }
+
     @Test func runAndGraphSayAnOpenAPIDocumentIsNotAWorkflow() async throws {
         let document = "workflows/user-orders.openapi.yaml"
         for arguments in [["run", document], ["graph", document]] {

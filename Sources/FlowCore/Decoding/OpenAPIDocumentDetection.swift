@@ -6,20 +6,27 @@ package enum OpenAPIDocumentDetection {
         + "workflow and call its operations with 'operation:' steps, or list it under 'sourceDescriptions' in an "
         + "Arazzo document"
 
-    /// Whether `bytes` may hold an OpenAPI document: in YAML, a line starts with `openapi` and none with `flowrun`;
-    /// in JSON (the first character, after white space, is `{`), `openapi` occurs, as the document's
-    /// `"openapi": "3.1.0"` key does on whatever line. A byte search, to read only a likely document a second time.
+    /// The top-level keys that hold an OpenAPI document's version: `openapi` (3.x), and `swagger` (2.0), which the
+    /// reader refuses with a finding of its own rather than let it pass for a workflow with unknown keys.
+    static let versionKeys = ["openapi", "swagger"]
+
+    /// Whether `bytes` may hold an OpenAPI document: in YAML, a line starts with `openapi` (or `swagger`) and none
+    /// with `flowrun`; in JSON (the first character, after white space, is `{`), `openapi` (or `swagger`) occurs, as
+    /// the document's `"openapi": "3.1.0"` key does on whatever line. A byte search, to read only a likely document
+    /// a second time.
     package static func mayBeOpenAPIDocument(_ bytes: [UInt8]) -> Bool {
-        if isFlowMapping(bytes) { return contains("openapi", in: bytes) }
-        return hasLine(startingWith: "openapi", in: bytes) && !hasLine(startingWith: "flowrun", in: bytes)
+        if isFlowMapping(bytes) { return versionKeys.contains { contains($0, in: bytes) } }
+        return versionKeys.contains { hasLine(startingWith: $0, in: bytes) }
+            && !hasLine(startingWith: "flowrun", in: bytes)
     }
 
-    /// The `openapi` key of `root` when `root` is an OpenAPI document: a mapping whose `openapi` key holds a
-    /// version (a scalar, where a workflow's `openapi:` is a mapping of documents), without a `flowrun` or
-    /// `arazzo` key; `nil` for anything else.
+    /// The `openapi` (or Swagger 2.0's `swagger`) key of `root` when `root` is an OpenAPI document: a mapping
+    /// whose `openapi` key holds a version (a scalar, where a workflow's `openapi:` is a mapping of documents),
+    /// without a `flowrun` or `arazzo` key; `nil` for anything else.
     package static func versionKey(of root: YAMLNode) -> YAMLNode? {
         guard let mapping = root.mapping,
-            let pair = mapping.first(where: { $0.key.scalar?.text == "openapi" }), pair.value.scalar != nil,
+            let pair = mapping.first(where: { versionKeys.contains($0.key.scalar?.text ?? "") }),
+            pair.value.scalar != nil,
             !mapping.contains(where: { ["flowrun", "arazzo"].contains($0.key.scalar?.text) })
         else { return nil }
         return pair.key

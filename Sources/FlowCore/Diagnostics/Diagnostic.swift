@@ -44,9 +44,9 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         self.init(.error, error.code, error.message, at: error.location)
     }
 
-    /// The compiler-style `path:line:col: severity: message` form.
+    /// The compiler-style `path:line:col: severity: message [code]` form, as `flowrun lint` prints its first line.
     public var description: String {
-        "\(location.map { "\($0): " } ?? "")\(severity.rawValue): \(message)"
+        "\(location.map { "\($0): " } ?? "")\(severity.rawValue): \(message) [\(code.name)]"
     }
 }
 
