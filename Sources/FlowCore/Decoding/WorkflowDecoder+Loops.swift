@@ -79,7 +79,7 @@ extension WorkflowDecoder {
         let next: Pagination.Next
         switch text.value {
         case "link":
-            if let param {
+            if param != nil {
                 report(.invalidValue,
                        "'param' does not apply to 'next: link': the Link header gives the whole URL of the next page",
                        fields["param"]!, key: fields.keyNode("param"))
