@@ -40,15 +40,12 @@ package enum OpenAPIDocumentDetection {
         return first == UInt8(ascii: "{")
     }
 
-    /// Whether `bytes` contains `text` (ASCII).
+    /// Whether `bytes` contains `text` (ASCII): ``ASCIISearch/occurs(_:in:)``.
     static func contains(_ text: String, in bytes: [UInt8]) -> Bool {
         let key = Array(text.utf8)
-        var index = bytes.startIndex
-        while let found = bytes[index...].firstIndex(of: key[0]) {
-            if bytes[found...].starts(with: key) { return true }
-            index = found + 1
+        return key.withUnsafeBufferPointer { pattern in
+            bytes.withUnsafeBufferPointer { ASCIISearch.occurs(pattern, in: $0) }
         }
-        return false
     }
 
     /// Whether a line of `bytes` starts with `prefix` (ASCII), as a top-level key of a block mapping does.

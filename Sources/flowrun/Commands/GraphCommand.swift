@@ -74,7 +74,7 @@ struct GraphCommand: ParsableCommand {
         do {
             try PartialFile(path: output).write(Data(text.utf8))
         } catch {
-            let reason = (error as? PartialFile.Unwritable)?.reason ?? error.localizedDescription
+            let reason = error.localizedDescription  // a PartialFile.Unwritable's is its reason
             FileHandle.standardError.write(Data("flowrun graph: cannot write \(output): \(reason)\n".utf8))
             throw ExitCode(2)
         }

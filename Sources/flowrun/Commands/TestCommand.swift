@@ -157,7 +157,7 @@ struct TestCommand: AsyncParsableCommand {
     /// Says on standard error that the `--junit-out` file at `path` cannot be written, and why, and returns exit
     /// status 2 to throw.
     private static func unwritable(_ path: String, _ error: any Error) -> ExitCode {
-        let reason = (error as? PartialFile.Unwritable)?.reason ?? error.localizedDescription
+        let reason = error.localizedDescription  // a PartialFile.Unwritable's is its reason
         FileHandle.standardError.write(Data("flowrun test: cannot write \(path): \(reason)\n".utf8))
         return ExitCode(2)
     }
