@@ -106,11 +106,6 @@ public struct StepReport: Sendable, Codable {
         get { storage.fields.outputs.named }
         set { fields.outputs = StepOutputs(newValue) }
     }
-    /// The step's outputs as the engine keeps them (by position, for a plain step that succeeded).
-    var stepOutputs: StepOutputs {
-        get { storage.fields.outputs }
-        _modify { yield &fields.outputs }
-    }
     /// The error, when the step failed or was recovered.
     public var error: FlowError? {
         get { storage.fields.error }
