@@ -14,13 +14,16 @@ struct EngineBenchmark {
     var only: String?
     /// Run only the engine side of the overhead comparison, `runs` times, for a profiler.
     var profileEngine = false
+    /// Run only the hand-written side of the overhead comparison, `runs` times, for a profiler: with
+    /// ``profileEngine``, the ratio in instructions, which the machine's load does not move.
+    var profileHandWritten = false
 
     func run() async throws {
         if only == "banking" {
             try await banking()
             return
         }
-        if profileEngine {
+        if profileEngine || profileHandWritten {
             try await profile()
             return
         }
@@ -250,15 +253,25 @@ struct EngineBenchmark {
         }
     }
 
-    /// Only the engine side, for `valgrind --tool=callgrind` or `perf record`.
+    /// Only the engine side (or with ``profileHandWritten`` only the hand-written side), for
+    /// `valgrind --tool=callgrind` or `perf record`.
     private func profile() async throws {
-        let plan = try Bench.compile(Self.chainYAML, path: "overhead-chain.yaml")
-        let engine = makeEngine()
-        let time = await Bench.measure {
-            for _ in 0..<runs { _ = await engine.run(plan, inputs: [:], environment: [:]) }
+        let time: Bench.Timed
+        if profileHandWritten {
+            let dispatcher: any Dispatcher = CannedDispatcher()
+            time = try await Bench.measure {
+                for _ in 0..<runs { _ = try await Self.handWritten(dispatcher) }
+            }
+        } else {
+            let plan = try Bench.compile(Self.chainYAML, path: "overhead-chain.yaml")
+            let engine = makeEngine()
+            time = await Bench.measure {
+                for _ in 0..<runs { _ = await engine.run(plan, inputs: [:], environment: [:]) }
+            }
         }
-        print(String(format: "%d engine runs in %.3f s (%.2f µs/run, CPU %.2f µs/run)",
-                     runs, time.wall, time.wall / Double(runs) * 1e6, time.cpu / Double(runs) * 1e6))
+        print(String(format: "%d %@ runs in %.3f s (%.2f µs/run, CPU %.2f µs/run)",
+                     runs, profileHandWritten ? "hand-written" : "engine", time.wall,
+                     time.wall / Double(runs) * 1e6, time.cpu / Double(runs) * 1e6))
     }
 
     // MARK: Banking

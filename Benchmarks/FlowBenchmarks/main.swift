@@ -34,6 +34,7 @@ do {
         if let runs = option("memory-runs") { benchmark.memoryRuns = runs }
         benchmark.only = arguments.dropFirst().first { $0 == "overhead" || $0 == "memory" || $0 == "banking" }
         benchmark.profileEngine = arguments.contains("--profile-engine")
+        benchmark.profileHandWritten = arguments.contains("--profile-hand-written")
         try await benchmark.run()
     case "scale":
         try await ScaleBenchmark().run()
@@ -71,7 +72,7 @@ do {
             usage: flowrun-benchmarks lint
                    flowrun-benchmarks engine [overhead | memory] [--runs N] [--rounds N] [--memory-runs N]
                    flowrun-benchmarks arazzo [--runs N] [--rounds N]
-                   flowrun-benchmarks engine --profile-engine [--runs N]
+                   flowrun-benchmarks engine --profile-engine | --profile-hand-written [--runs N]
                    flowrun-benchmarks engine banking [--profile-engine] [--runs N] [--rounds N]
                    flowrun-benchmarks http [--runs N] [--concurrency N] [--rounds N]
                    flowrun-benchmarks http --sequential [--runs N] [--rounds N]
@@ -86,7 +87,8 @@ do {
               engine   overhead: a 3-step chain through Engine.run on a no-op dispatcher against the same
                        calls hand-written (default 20,000 runs, best of 5); memory: workflows/banking.yaml on
                        MockDispatcher, VmRSS at 1k, 10k, 50k and 100k runs. --profile-engine runs only the
-                       engine side of the overhead chain, for callgrind or perf; banking (only when named):
+                       engine side of the overhead chain, for callgrind or perf (--profile-hand-written only
+                       the hand-written side); banking (only when named):
                        the http benchmark's workflow without timeouts (interceptors, a secret input, typed
                        responses) on an in-process dispatcher against the same calls hand-written, or with
                        --profile-engine only its engine side

@@ -138,10 +138,10 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
         let outcome =
             if tracer.isOn {
                 await tracer.withSpan("flowrun.run", ofKind: .internal) { span in
-                    if let span { RunTracer.annotate(run: span, plan: plan, id: runID) }
+                    if let span { RunTracer.annotate(run: span.span, plan: plan, id: runID) }
                     run.runSpan = span
                     let outcome = await run.execute(inputs: inputs, environment: environment)
-                    if let span { RunTracer.annotate(run: span, error: outcome.error) }
+                    if let span { RunTracer.annotate(run: span.span, error: outcome.error) }
                     return outcome
                 }
             } else {

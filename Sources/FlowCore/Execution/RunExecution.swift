@@ -10,12 +10,15 @@ struct RunExecution: Sendable {
     let plan: Plan
     let start: EngineClock.Instant
     let observer: (any RunObserver)?
+    /// Whether there is an ``observer``: tested before each call, since `observer?.…` copies the existential out
+    /// of the optional (an outlined copy and destroy) even when it is `nil`, at every step.
+    private let isObserved: Bool
     let tracer: RunTracer
     /// Where the run records its events, if anywhere: the engine's journal, or none for a called workflow's run,
     /// whose result is one event of the calling run.
     let journal: (any RunJournal)?
     /// The run's span, when traced: a `catch` rule that handles a step adds an event to it.
-    var runSpan: (any Span)?
+    var runSpan: RunSpan?
     /// The reports of the steps, in the order they finished.
     ///
     /// Only ``record(_:)`` adds to it, so the observer hears of each report once. (A `didSet` reading
@@ -33,7 +36,7 @@ struct RunExecution: Sendable {
     /// Adds a finished step's report and tells the observer.
     private mutating func record(_ report: StepReport) {
         reports.append(report)
-        observer?.stepFinished(report)
+        if isObserved { observer?.stepFinished(report) }
     }
 
     init(
@@ -46,6 +49,7 @@ struct RunExecution: Sendable {
         self.plan = plan
         self.start = start
         self.observer = observer
+        isObserved = observer != nil
         self.tracer = tracer
         reports.reserveCapacity(plan.steps.count)
     }
@@ -161,7 +165,7 @@ struct RunExecution: Sendable {
                     stepScope.stepOutputs = start.outputs
                     stepScope.stepSeed = start.seed
                     let (planned, choice) = (start.step, start.choice)
-                    observer?.stepStarted(planned.id)
+                    if isObserved { observer?.stepStarted(planned.id) }
                     group.addTask { .finished(await Self.run(planned, choice: choice, runner: runner, scope: stepScope)) }
                 }
                 drive.starts.removeAll(keepingCapacity: true)  // The tasks have their outputs.
@@ -212,6 +216,12 @@ struct RunExecution: Sendable {
             return action
         }
 
+        /// Empties ``actions``, keeping its buffer. Element by element: `removeAll(keepingCapacity:)` goes through
+        /// the generic `replaceSubrange`, several times the work for the one or two actions an event leads to.
+        mutating func clearActions() {
+            while !actions.isEmpty { actions.removeLast() }
+        }
+
         /// Hands `event` to the machine, recorded first when the run keeps a journal: every input of the machine
         /// goes through here.
         mutating func take(_ event: consuming RunEvent) {
@@ -260,7 +270,7 @@ struct RunExecution: Sendable {
                 if let error = report.error { report.error = redactor.redact(error) }
                 record(report)
             case .caught(let stepID, let action, let code):
-                runSpan?.addEvent(SpanEvent(
+                runSpan?.span.addEvent(SpanEvent(
                     name: "flowrun.catch",
                     attributes: [
                         "flowrun.step.id": .string(stepID), "flowrun.catch.action": .string(action),
@@ -293,14 +303,14 @@ struct RunExecution: Sendable {
             case .finish(var outcome):
                 // The machine has no redactor: a workflow output it could not produce may name a secret.
                 outcome.error = outcome.error.map { redactor.redact($0) }
-                drive.actions.removeAll(keepingCapacity: true)
+                drive.clearActions()
                 return outcome
             }
             index += 1
         }
         // Done with them: the outputs the start actions carry must not stay shared, or the machine would copy
         // them whole when it records the next step's.
-        drive.actions.removeAll(keepingCapacity: true)
+        drive.clearActions()
         return nil
     }
 
@@ -315,7 +325,7 @@ struct RunExecution: Sendable {
             var stepScope = scope
             stepScope.stepOutputs = start.outputs
             stepScope.stepSeed = start.seed
-            observer?.stepStarted(start.step.id)
+            if isObserved { observer?.stepStarted(start.step.id) }
             result = await Self.run(start.step, choice: start.choice, runner: runner, scope: stepScope)
         }
         record(contentsOf: runner.nestedReports.drain())

@@ -53,7 +53,7 @@ struct RunTracer: Sendable {
     /// `operation` and in its child tasks are its children; it ends when `operation` returns.
     /// The name is only built when a span is made.
     func withSpan<T>(
-        _ name: @autoclosure () -> String, ofKind kind: SpanKind, _ operation: ((any Span)?) async -> T
+        _ name: @autoclosure () -> String, ofKind kind: SpanKind, _ operation: (RunSpan?) async -> T
     ) async -> T {
         guard let box else { return await operation(nil) }
         return await Self.withSpan(name(), kind, in: box.tracer, operation)
@@ -68,9 +68,23 @@ struct RunTracer: Sendable {
 
     /// Opens the existential so the tracer's own `withSpan` (with its concrete span type) runs.
     private static func withSpan<Traced: Tracer, T>(
-        _ name: String, _ kind: SpanKind, in tracer: Traced, _ operation: ((any Span)?) async -> T
+        _ name: String, _ kind: SpanKind, in tracer: Traced, _ operation: (RunSpan?) async -> T
     ) async -> T {
-        await tracer.withSpan(name, ofKind: kind) { span in await operation(span) }
+        await tracer.withSpan(name, ofKind: kind) { span in await operation(RunSpan(span)) }
+    }
+}
+
+/// A span of a run, in a class.
+///
+/// The steps and attempts of a run pass their span, or `nil` when untraced, down through a few functions, and
+/// keep it in their async frames across each `await`. An optional existential there is copied and destroyed
+/// through its runtime type metadata at every step, even when it is `nil`; an optional reference is a pointer.
+/// Only a traced run pays for the box, one per span.
+final class RunSpan: Sendable {
+    let span: any Span
+
+    init(_ span: any Span) {
+        self.span = span
     }
 }
 

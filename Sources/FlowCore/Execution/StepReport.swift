@@ -56,7 +56,10 @@ public struct StepReport: Sendable, Codable {
 
     /// The box. Its fields change only through ``fields``, which gives a shared box's copy a box of its own first.
     private final class Storage: @unchecked Sendable {
-        var fields: Fields
+        /// Unchecked: every access goes through ``StepReport/fields``, which gives a report that changes a box of
+        /// its own first, so no two accesses can overlap; checked, each read of a field (the run reads a few of
+        /// every report it records) was a call into the runtime's exclusivity tracking.
+        @exclusivity(unchecked) var fields: Fields
 
         init(_ fields: Fields) {
             self.fields = fields

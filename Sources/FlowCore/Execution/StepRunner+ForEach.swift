@@ -12,7 +12,7 @@ extension StepRunner {
     ///
     /// This is the driver of an ``ItemStateMachine``, which makes those decisions: this runs the items it starts
     /// in a task group, keeps their results, and builds the step's outputs and report from them.
-    func runItems(of planned: PlannedStep, _ forEach: ForEach, scope: RunScope, span: (any Span)?) async
+    func runItems(of planned: PlannedStep, _ forEach: ForEach, scope: RunScope, span: RunSpan?) async
         -> StepResult
     {
         let started = clock.now

@@ -13,7 +13,7 @@ extension StepRunner {
     /// This is the driver of a ``LoopStateMachine``, which decides which iteration starts, how long to wait
     /// before it and when the loop ends: this runs the iterations, works out whether each goes on and where the
     /// next page is, sleeps, and builds the outputs and the report.
-    func runIterations(of planned: PlannedStep, scope: RunScope, span: (any Span)?) async -> StepResult {
+    func runIterations(of planned: PlannedStep, scope: RunScope, span: RunSpan?) async -> StepResult {
         let started = clock.now
         let step = planned.step
         let maxIterations = step.repetition?.maxIterations ?? step.pagination?.maxPages ?? 1

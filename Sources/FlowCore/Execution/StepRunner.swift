@@ -52,7 +52,7 @@ struct StepRunner: Sendable {
     /// Inlined, like the attempt loop and the attempt's span below: each async function a step goes through is a
     /// frame allocated and freed on the task, and a hop in and out of it, at every step.
     @inline(__always)
-    private func run(_ planned: PlannedStep, scope: RunScope, refreshFor requester: String?, in span: (any Span)?)
+    private func run(_ planned: PlannedStep, scope: RunScope, refreshFor requester: String?, in span: RunSpan?)
         async -> StepResult
     {
         let asRefresh = requester != nil
@@ -67,7 +67,7 @@ struct StepRunner: Sendable {
             } else {
                 await runStep(planned, scope: scope, asRefresh: asRefresh, span: span)
             }
-        if let span { RunTracer.annotate(step: span, report: result.report, refreshFor: requester) }
+        if let span { RunTracer.annotate(step: span.span, report: result.report, refreshFor: requester) }
         if logLevel <= .debug {
             logger.debug(
                 "step finished",
@@ -82,7 +82,7 @@ struct StepRunner: Sendable {
 
     /// Runs `planned`: its attempts, within the total timeout, then its outputs or error.
     @inline(__always)
-    func runStep(_ planned: PlannedStep, scope: RunScope, asRefresh: Bool, span: (any Span)?) async
+    func runStep(_ planned: PlannedStep, scope: RunScope, asRefresh: Bool, span: RunSpan?) async
         -> StepResult
     {
         let started = clock.now
@@ -133,7 +133,7 @@ struct StepRunner: Sendable {
     @inline(__always)
     private func attempts(
         _ planned: PlannedStep, scope: RunScope, asRefresh: Bool, idempotencyKey: String?, started: EngineClock.Instant,
-        deadline: EngineClock.Instant?, log: inout AttemptLog, stepSpan: (any Span)?
+        deadline: EngineClock.Instant?, log: inout AttemptLog, stepSpan: RunSpan?
     ) async -> Result<StepOutputs, FlowError> {
         let rules = planned.retryRules
         var machine = AttemptStateMachine(
@@ -144,7 +144,7 @@ struct StepRunner: Sendable {
         let readsRetryAfter = rules.contains { $0.retryAfter.honor }
         var outputs = StepOutputs.none
         // The failed attempt the machine is deciding about: its report goes into the log with the decision.
-        var failed: (report: AttemptReport, error: FlowError)?
+        var failed: FailedAttempt?
         var action = machine.apply(.started)
         while true {
             switch action {
@@ -169,7 +169,7 @@ struct StepRunner: Sendable {
                     action = machine.apply(.attemptSucceeded(number: current))
                 case .failure(let error):
                     log.failedResponse = outcome.decoded
-                    failed = (consume attemptReport, error)
+                    failed = FailedAttempt(report: consume attemptReport, error: error)
                     var failure = AttemptFailure(
                         error, method: outcome.request?.method,
                         hasIdempotencyKey: outcome.request?.headers["Idempotency-Key"] != nil,
@@ -184,14 +184,14 @@ struct StepRunner: Sendable {
             case .resend:
                 preconditionFailure("a resend is asked for and performed inside its attempt")
             case .sleep(let delay):
-                guard case (var attemptReport, let error)? = failed else {
-                    preconditionFailure("a delay without a failed attempt")
-                }
+                guard let failure = failed else { preconditionFailure("a delay without a failed attempt") }
                 failed = nil
+                var attemptReport = failure.report
+                let error = failure.error
                 attemptReport.retryDelay = delay
                 log.append(attemptReport)
                 let number = attemptReport.number
-                stepSpan?.addEvent(SpanEvent(
+                stepSpan?.span.addEvent(SpanEvent(
                     name: "flowrun.retry",
                     attributes: [
                         "flowrun.attempt": .int(Int64(number)),
@@ -212,7 +212,7 @@ struct StepRunner: Sendable {
                 return .success(outputs)
             case .finish(.failure(let error, let stop)):
                 // After a cancelled wait the failed attempt is already in the log, recorded as retried.
-                guard var (attemptReport, _) = failed else { return .failure(error) }
+                guard var attemptReport = failed?.report else { return .failure(error) }
                 if case .refused(let reason, let reported) = stop {
                     attemptReport.retryRefused = reported ? reason : nil
                     logger.log(
@@ -257,7 +257,7 @@ struct StepRunner: Sendable {
     private func reportedAttempt(
         _ planned: PlannedStep, scope: RunScope, asRefresh: Bool, idempotencyKey: String?,
         deadline: EngineClock.Instant?, startingAt attemptStart: EngineClock.Instant, machine: inout AttemptStateMachine,
-        into outcome: inout AttemptOutcome, report: inout AttemptReport, in span: (any Span)?
+        into outcome: inout AttemptOutcome, report: inout AttemptReport, in span: RunSpan?
     ) async {
         let current = report.number
         report.item = scope.position.item
@@ -286,7 +286,7 @@ struct StepRunner: Sendable {
             outcome.result = .failure(error)
         }
         if let span {
-            RunTracer.annotate(attempt: span, report: report)
+            RunTracer.annotate(attempt: span.span, report: report)
         } else {
             // Untraced, there is no span to end first: the attempt is logged here.
             logFinished(report, of: planned)
@@ -317,6 +317,14 @@ struct StepRunner: Sendable {
             held.insert(index)
         }
         return held
+    }
+
+    /// An attempt that failed, while the attempt machine decides whether to try again. A struct rather than a
+    /// tuple: the metadata of an optional tuple is made at run time, and each copy or destroy of one went
+    /// through it.
+    private struct FailedAttempt {
+        var report: AttemptReport
+        var error: FlowError
     }
 
     /// What one attempt produced.
@@ -600,11 +608,15 @@ struct StepRunner: Sendable {
             if criteria.isEmpty && !success { throw Self.statusFailure(decoded, declared: nil, raw: raw) }
             return
         }
-        let declared = ResponseMatcher.match(decoded.status, in: planned.step.responses)
-        let success = declared.map { $0.status.value.isSuccess } ?? (200..<300).contains(decoded.status)
+        // By position: a copy of the case (its status, schema and content types) would be made and destroyed
+        // for every response.
+        let cases = planned.step.responses
+        let declared = ResponseMatcher.position(of: decoded.status, in: cases)
+        let success = declared.map { cases[$0].status.value.isSuccess } ?? (200..<300).contains(decoded.status)
         if let decodeError, success { throw decodeError }
-        guard success else { throw Self.statusFailure(decoded, declared: declared, raw: raw) }
-        if let schema = declared?.schema {
+        guard success else { throw Self.statusFailure(decoded, declared: declared.map { cases[$0] }, raw: raw) }
+        if let declared {
+            let schema = cases[declared].schema
             let failures = validator.validate(decoded.body, against: schema)
             if !failures.isEmpty {
                 let problems = failures.map(\.description).joined(separator: "; ")
@@ -827,8 +839,13 @@ extension FlowError {
 /// Finds the declared response case for a status: an exact code first, then its class (`4XX`), then `default`.
 enum ResponseMatcher {
     static func match(_ status: Int, in cases: [ResponseCase]) -> ResponseCase? {
-        cases.first { $0.status.value == .code(status) }
-            ?? cases.first { $0.status.value == .range(status / 100) }
-            ?? cases.first { $0.status.value == .default }
+        position(of: status, in: cases).map { cases[$0] }
+    }
+
+    /// Where in `cases` the case for `status` is.
+    static func position(of status: Int, in cases: [ResponseCase]) -> Int? {
+        cases.firstIndex { $0.status.value == .code(status) }
+            ?? cases.firstIndex { $0.status.value == .range(status / 100) }
+            ?? cases.firstIndex { $0.status.value == .default }
     }
 }

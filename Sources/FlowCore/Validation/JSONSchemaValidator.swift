@@ -23,8 +23,8 @@
 ///   type without descending into the value (`A: { allOf: [A] }`) is reported as a `$ref` failure.
 ///
 /// Validation is cheap when the value matches, which it does for almost every response: the validator first
-/// only probes whether the value matches, keeping no position, and builds no pointer or message until something
-/// fails, and compiles each distinct pattern once, in a cache that all
+/// only asks whether the value matches (``matches(_:_:)``), keeping no position, and builds no pointer or message
+/// until something fails, and compiles each distinct pattern once, in a cache that all
 /// copies of the validator share safely across tasks.
 ///
 /// ```swift
@@ -67,16 +67,12 @@ public struct JSONSchemaValidator: Sendable {
     ///     Values below 1 are treated as 1.
     /// - Returns: The failures, empty when the value matches.
     package func validate(_ value: JSONValue, against schema: JSONSchema, maxFailures: Int = 20) -> [ValidationFailure] {
-        func walk() -> ValidationWalk {
-            ValidationWalk(
-                types: types, patterns: patterns, root: schema, limit: max(1, maxFailures),
-                enforcesFormats: formats == .enforce)
-        }
-        // Almost every value matches: a probe says so without keeping a position. Only a value that fails is
-        // walked again, collecting the failures with their pointers and messages.
-        var probe = walk()
-        if probe.probing({ $0.check(value, against: schema) }) { return [] }
-        var collect = walk()
+        // Almost every value matches, and ``matches(_:_:)`` says so without a walk. Only a value it does not vouch
+        // for is walked, collecting the failures with their pointers and messages (none, if it matches after all).
+        if matches(value, schema) { return [] }
+        var collect = ValidationWalk(
+            types: types, patterns: patterns, root: schema, limit: max(1, maxFailures),
+            enforcesFormats: formats == .enforce)
         collect.check(value, against: schema)
         return collect.failures
     }

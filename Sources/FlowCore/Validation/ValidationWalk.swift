@@ -157,8 +157,7 @@ struct ValidationWalk {
 
     /// Checks `minLength`, `maxLength`, `pattern` and, when enforced, `format`.
     mutating func checkString(_ string: String, _ value: JSONValue, _ schema: JSONSchema) {
-        // `utf8.count` is O(1) and bounds the scalar count from above, so most lengths need no counting.
-        if let minLength = schema.minLength, string.utf8.count < minLength || string.unicodeScalars.count < minLength {
+        if let minLength = schema.minLength, !Self.isLongEnough(string, minLength) {
             fail("minLength") { secret in
                 secret
                     ? "the value is shorter than the minimum length \(minLength)"
@@ -167,7 +166,7 @@ struct ValidationWalk {
             }
             if isDone { return }
         }
-        if let maxLength = schema.maxLength, string.utf8.count > maxLength, string.unicodeScalars.count > maxLength {
+        if let maxLength = schema.maxLength, !Self.isShortEnough(string, maxLength) {
             fail("maxLength") { secret in
                 secret
                     ? "the value is longer than the maximum length \(maxLength)"
@@ -194,6 +193,17 @@ struct ValidationWalk {
                 "\(Self.subject(value, secret: secret)) is not a valid \(FormatChecker.noun(for: format) ?? format)"
             }
         }
+    }
+
+    /// Whether `string` has at least `minLength` Unicode scalars. `utf8.count` is O(1) and bounds the scalar count
+    /// from above, so most lengths need no counting.
+    static func isLongEnough(_ string: String, _ minLength: Int) -> Bool {
+        string.utf8.count >= minLength && string.unicodeScalars.count >= minLength
+    }
+
+    /// Whether `string` has at most `maxLength` Unicode scalars.
+    static func isShortEnough(_ string: String, _ maxLength: Int) -> Bool {
+        string.utf8.count <= maxLength || string.unicodeScalars.count <= maxLength
     }
 
     /// Checks `minimum`, `maximum`, `exclusiveMinimum` and `exclusiveMaximum`.

@@ -130,8 +130,8 @@ struct MockStubDecoder: DiagnosingDecoder {
                 switch pair.value.scalar?.tag {
                 case let tag where headerMatchers && Self.isLocal(tag):
                     continue
-                case Self.presentTag?: pair.key.scalar.map { match.presentHeaders.insert($0.text) }
-                case Self.absentTag?: pair.key.scalar.map { match.absentHeaders.insert($0.text) }
+                case Self.presentTag?: if let name = pair.key.scalar { match.presentHeaders.insert(name.text) }
+                case Self.absentTag?: if let name = pair.key.scalar { match.absentHeaders.insert(name.text) }
                 default: valued.append(pair)
                 }
             }
