@@ -109,6 +109,9 @@ public struct Plan: Sendable {
     /// The vars that hold secrets: those an interceptor sends as a credential, and those whose initial value reads
     /// a secret input, a secret environment variable or another secret var.
     var secretVariables: Set<String> { storage.secretVariables }
+    /// Whether the workflow declares `vars`: without, its vars stay empty for the whole run, as only a declared
+    /// var can be `set`.
+    var declaresVariables: Bool { !storage.workflow.vars.isEmpty }
     /// The environment variables declared with `secret: true`.
     var secretEnvironment: Set<String> { storage.secretEnvironment }
 
@@ -148,6 +151,9 @@ package struct PlannedStep: Sendable {
         let dispatcher: String
         let outputTypes: [String: JSONSchema]
         let outputNames: [String]
+        /// For each of the step's outputs, in order, the pointer it reads in the response body when that is all it
+        /// reads (`$response.body#/id`), else `nil`.
+        let responseBodyPointers: [JSONPointer?]
         let subWorkflow: Plan?
         /// The request lowered for sending; `nil` until the step is a step of a finished plan.
         let loweredRequest: LoweredRequest?
@@ -163,6 +169,12 @@ package struct PlannedStep: Sendable {
         ) {
             self.position = position
             self.outputNames = outputNames
+            self.responseBodyPointers = step.outputs.map { output in
+                guard case .expression(let expression, _) = output.value, case .responseBody = expression.source else {
+                    return nil
+                }
+                return expression.pointer ?? JSONPointer(tokens: [])
+            }
             self.subWorkflow = subWorkflow
             self.step = step
             self.dependencies = dependencies
@@ -243,6 +255,10 @@ package struct PlannedStep: Sendable {
     var circuitBreaker: Policy.CircuitBreaker? { storage.circuitBreaker }
     /// The name of the dispatcher that performs the request.
     package var dispatcher: String { storage.dispatcher }
+    /// For each of the step's declared outputs, in order, the pointer it reads in the response body when that
+    /// is all it reads (`$response.body#/id`, as most outputs do), else `nil`: such an output is read straight
+    /// from the body, without a scope to evaluate it in.
+    var responseBodyPointers: [JSONPointer?] { storage.responseBodyPointers }
     /// The statically known type of each output, by output name; absent when unknown.
     package var outputTypes: [String: JSONSchema] { storage.outputTypes }
     /// The step's request lowered for sending: what does not depend on the run, worked out once, when the plan

@@ -29,8 +29,13 @@ final class EngineSettings: Sendable {
 
     /// The settings of run `runID` of `engine`.
     init<C>(_ engine: Engine<C>, runID: String) {
-        // Observed, each dispatcher is wrapped once per run, so that every call it makes is reported.
-        dispatchers = engine.exchangeObserver.map { engine.dispatchers.observed(by: $0) } ?? engine.dispatchers
+        // Observed, each dispatcher is wrapped once per run, so that every call it makes is reported. (Not with
+        // `map`: a closure that captures the engine looks up the generic engine type's metadata at every run.)
+        if let observer = engine.exchangeObserver {
+            dispatchers = engine.dispatchers.observed(by: observer)
+        } else {
+            dispatchers = engine.dispatchers
+        }
         interceptors = engine.interceptors
         parsers = engine.parsers
         clock = engine.engineClock

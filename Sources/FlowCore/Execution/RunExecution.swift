@@ -113,6 +113,15 @@ struct RunExecution: Sendable {
         return await schedule(runner: runner, scope: scope)
     }
 
+    /// The run's vars, as an event carries them: for a workflow that declares none, which stay empty, without
+    /// taking their lock at every step.
+    private func vars(of scope: RunScope) -> [String: JSONValue] {
+        plan.declaresVariables ? scope.variables.snapshot : Self.noVariables
+    }
+
+    /// No vars, made once: an empty dictionary literal is built by a call at each use.
+    private static let noVariables: [String: JSONValue] = [:]
+
     /// Runs the regular steps as their dependencies complete, at most `maxConcurrentSteps` at a time, and a failed
     /// run's compensations: the driver of a ``RunStateMachine``, which decides (and produces the workflow outputs);
     /// this only runs steps, handlers and compensations, awaits them and the deadline, and records reports.
@@ -121,7 +130,7 @@ struct RunExecution: Sendable {
             machine: RunStateMachine(
                 plan: plan, scope: scope, limit: engine.maxConcurrentSteps, seed: engine.readyOrderSeed),
             journal: journal)
-        drive.take(.started(runID: engine.runID, vars: scope.variables.snapshot))
+        drive.take(.started(runID: engine.runID, vars: vars(of: scope)))
         let deadline = plan.workflow.deadline?.value
         // While one step at a time can start and no deadline races it, the steps run in this task, without a task
         // group: nothing could run beside such a step (only its completion can make another step ready), and a
@@ -178,7 +187,7 @@ struct RunExecution: Sendable {
                 case .finished(let result):
                     drive.running -= 1
                     record(contentsOf: runner.nestedReports.drain())
-                    drive.take(.stepFinished(result, runCancelled: Task.isCancelled, vars: scope.variables.snapshot))
+                    drive.take(.stepFinished(result, runCancelled: Task.isCancelled, vars: vars(of: scope)))
                 case .deadlinePassed(let deadline):
                     drive.take(.deadlinePassed(deadline))
                 case .deadlineCancelled:
@@ -287,7 +296,7 @@ struct RunExecution: Sendable {
                 handlerScope.stepOutputs = outputs
                 handlerScope.response = response
                 let handled = await runner.run(plan.step(id)!, scope: handlerScope)
-                drive.take(.handlerFinished(handled, vars: scope.variables.snapshot))
+                drive.take(.handlerFinished(handled, vars: vars(of: scope)))
             case .cancelRunningSteps:
                 cancelRunning()
                 drive.draining = true
@@ -329,7 +338,7 @@ struct RunExecution: Sendable {
             result = await Self.run(start.step, choice: start.choice, runner: runner, scope: stepScope)
         }
         record(contentsOf: runner.nestedReports.drain())
-        drive.take(.stepFinished(consume result, runCancelled: Task.isCancelled, vars: scope.variables.snapshot))
+        drive.take(.stepFinished(consume result, runCancelled: Task.isCancelled, vars: vars(of: scope)))
     }
 
 

@@ -114,6 +114,8 @@ struct RunStateMachine {
     /// reaches the machine in events, like everything else.
     private let scope: RunScope
     private let limit: Int
+    /// ``Plan/declaresVariables``, read once.
+    private let declaresVariables: Bool
     private var state = State.scheduling
     private var schedule: StepSchedule
     private var running = 0
@@ -186,6 +188,7 @@ struct RunStateMachine {
             response: nil)
         completedOutputs = OutputTable(layout: plan.outputLayout)
         self.limit = max(1, limit)
+        declaresVariables = plan.declaresVariables
         schedule = StepSchedule(plan.stepGraph, seed: seed)
         visits = plan.stepGraph.noVisits
     }
@@ -210,15 +213,15 @@ struct RunStateMachine {
         // Consumed, so a finished step's result moves into the actions and the outputs table, uncopied.
         switch consume event {
         case .started(_, let vars):
-            scope.variables.replace(with: vars)
+            take(vars)
             start(into: &actions)
         case .stepStarted(let id, let seed):
             seeds[id] = seed
         case .stepFinished(let result, let runCancelled, let vars):
-            scope.variables.replace(with: vars)
+            take(vars)
             stepFinished(result, runCancelled: runCancelled, into: &actions)
         case .handlerFinished(let result, let vars):
-            scope.variables.replace(with: vars)
+            take(vars)
             handlerFinished(result, into: &actions)
         case .deadlinePassed(let deadline):
             deadlinePassed(deadline, into: &actions)
@@ -227,6 +230,12 @@ struct RunStateMachine {
         case .compensationFinished(let result):
             compensationFinished(result, into: &actions)
         }
+    }
+
+    /// Sets the machine's copy of the vars to those an event carries; a workflow that declares none has none to
+    /// set (its events carry none), and its vars are left alone without taking their lock.
+    private func take(_ vars: [String: JSONValue]) {
+        if declaresVariables || !vars.isEmpty { scope.variables.replace(with: vars) }
     }
 
     /// The run begins.

@@ -727,8 +727,8 @@ struct StepRunner: Sendable {
     private func bind(_ response: DecodedResponse, of planned: PlannedStep, scope: RunScope) throws(FlowError)
         -> StepOutputs
     {
-        var scope = scope
-        scope.response = response
+        // Made only for a value not read straight from the body (see ``evaluate(_:with:in:scope:)``).
+        var responseScope: RunScope?
         // By position among the names the plan keeps the step's outputs under, which are its declared outputs
         // in their order: the run records them without a lookup by name (see ``StepOutputs``).
         let declared = planned.step.outputs
@@ -737,9 +737,16 @@ struct StepRunner: Sendable {
         var values: [JSONValue?] = []
         // An Arazzo step's output that reads nothing is absent, as Arazzo reads it; a step reading it fails then.
         let absentWhenUnread = planned.step.isArazzo
-        for output in declared {
+        let pointers = planned.responseBodyPointers
+        for index in declared.indices {
+            // Read straight from the body when it is there; otherwise evaluated, which says why it is not.
+            if let pointer = pointers[index], let value = pointer.resolve(in: response.body) {
+                values.append(value)
+                continue
+            }
             do throws(FlowError) {
-                values.append(try scope.evaluate(output.value))
+                values.append(
+                    try Self.evaluate(declared[index].value, with: response, in: &responseScope, scope: scope))
             } catch where absentWhenUnread && error.code == .binding {
                 values.append(nil)
             }
@@ -749,12 +756,29 @@ struct StepRunner: Sendable {
         let names = planned.outputNames.count == declared.count ? planned.outputNames : declared.map(\.name.value)
         let outputs = StepOutputs(names: names, values: values)
         var updates: [(String, JSONValue)] = []
-        for binding in planned.step.set { updates.append((binding.name.value, try scope.evaluate(binding.value))) }
+        for binding in planned.step.set {
+            updates.append(
+                (binding.name.value, try Self.evaluate(binding.value, with: response, in: &responseScope, scope: scope)))
+        }
         for (name, value) in updates {
             if secretVariables.contains(name) { redactor.add(value) }
             scope.variables.set(name, value)
         }
         return outputs
+    }
+
+    /// `template`'s value after `response`, in `responseScope`: `scope` with the response, made the first time a
+    /// value needs it. A scope is a handful of references to copy, and most steps need none.
+    @inline(__always)
+    private static func evaluate(
+        _ template: ValueTemplate, with response: DecodedResponse, in responseScope: inout RunScope?, scope: RunScope
+    ) throws(FlowError) -> JSONValue {
+        if responseScope == nil {
+            var made = scope
+            made.response = response
+            responseScope = made
+        }
+        return try responseScope!.evaluate(template)
     }
 
     /// Fails with `pending` when a successful response is one a retry rule's `if` condition holds for: the
