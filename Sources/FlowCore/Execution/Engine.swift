@@ -25,28 +25,22 @@ public import Tracing
 /// ```
 public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     /// The dispatchers steps may use, by name.
-    public var dispatchers: DispatcherRegistry
+    public var dispatchers: DispatcherRegistry { didSet { settingsChanged() } }
     /// The interceptor kinds workflows may declare, by name: the built-in ones and those the program
     /// registers, which workflows `use:`.
-    public var interceptors: InterceptorRegistry
+    public var interceptors: InterceptorRegistry { didSet { settingsChanged() } }
     /// The response parsers steps may choose with `parse: { use: <name> }`, by name.
     ///
     /// A run whose plan names one that is not registered fails before its first request.
-    public var parsers = ResponseParserRegistry()
-    /// The clock for timeouts and retry delays; a test injects a virtual one.
-    ///
-    /// Timeouts are timers of the clock when it conforms to ``TimerScheduling`` (as `ContinuousClock`,
-    /// `SuspendingClock` and FlowTesting's `VirtualClock` do), else tasks sleeping on it. It is fixed
-    /// when the engine is created: the circuit breakers, shared by every run, measure time on it.
-    public let clock: C
+    public var parsers = ResponseParserRegistry() { didSet { settingsChanged() } }
     /// The logger; the engine never bootstraps logging.
-    public var logger: Logger
+    public var logger: Logger { didSet { settingsChanged() } }
     /// The most steps that run at once.
-    public var maxConcurrentSteps: Int
+    public var maxConcurrentSteps: Int { didSet { settingsChanged() } }
     /// The wall-clock time in Unix seconds, for request-signature timestamps.
-    public var unixTime: @Sendable () -> Int64
+    public var unixTime: @Sendable () -> Int64 { didSet { settingsChanged() } }
     /// When set, every step uses this dispatcher, whatever its `dispatcher:` says (the CLI's `--dispatcher`).
-    public var dispatcherOverride: String?
+    public var dispatcherOverride: String? { didSet { settingsChanged() } }
     /// The tracer of the runs' spans; `nil`, the default, means `InstrumentationSystem.tracer`.
     ///
     /// The engine never bootstraps the instrumentation system: an application does,
@@ -64,25 +58,39 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
     /// jitters, so the draw is a value the step's retry decisions can be replayed from.
     /// By default it draws uniformly. Tests replace it to make delays exact: `{ $0 }`
     /// gives every jittered delay its maximum, which is the computed backoff.
-    public var jitter: @Sendable (_ upperBound: Double) -> Double
+    public var jitter: @Sendable (_ upperBound: Double) -> Double { didSet { settingsChanged() } }
     /// When set, steps that are ready at the same time start in an order drawn from this seed instead of plan
     /// order. `flowrun test --shuffle` sets it, so a race between steps that nothing orders (an interceptor
     /// reading a var another step sets) fails a test the way it fails over a network; `nil` by default.
-    public var readyOrderSeed: UInt64?
+    public var readyOrderSeed: UInt64? { didSet { settingsChanged() } }
     /// What a run does when an Arazzo step's response does not match its OpenAPI operation's description: warn
     /// (the default), fail the attempt, or nothing. `flowrun run --check-responses` sets it.
-    public var responseConformance: ResponseConformance = .warn
+    public var responseConformance: ResponseConformance = .warn { didSet { settingsChanged() } }
     /// Hears of every request the runs send and of what came back: each redirect hop and each replay after a
     /// refresh as an exchange of its own, the request as it went out after the interceptors. `nil`, the default,
     /// means nobody listens, and nothing is timed or reported. `flowrun run -v` and `--har-out` set one; see
     /// ``ExchangeObserver``.
-    public var exchangeObserver: (any ExchangeObserver)?
+    public var exchangeObserver: (any ExchangeObserver)? { didSet { settingsChanged() } }
     /// The circuit breakers, shared by every run of this engine (and of its copies).
     let circuitBreakers: CircuitBreakers
     /// Where each run records its events, in order, when set (see ``RunEvent``).
-    var journal: (any RunJournal)?
+    var journal: (any RunJournal)? { didSet { settingsChanged() } }
     /// ``clock`` as the runs use it, its type erased.
     let engineClock: EngineClock
+    /// What the runs take from the engine, made once rather than at every run: when the engine is created
+    /// (``init(dispatchers:interceptors:clock:logger:maxConcurrentSteps:tracer:)`` makes it last) and again when
+    /// a property a run reads changes (each one's `didSet`). Copies of an engine share it until one of them
+    /// changes.
+    private var settings: EngineSettings?
+    /// The clock for timeouts and retry delays; a test injects a virtual one.
+    ///
+    /// Timeouts are timers of the clock when it conforms to ``TimerScheduling`` (as `ContinuousClock`,
+    /// `SuspendingClock` and FlowTesting's `VirtualClock` do), else tasks sleeping on it. It is fixed
+    /// when the engine is created: the circuit breakers, shared by every run, measure time on it.
+    ///
+    /// Stored last: the other properties then have the same offsets whatever `C` is, so the engine's code,
+    /// compiled once for every clock, reads them without looking up the engine type's metadata (at every run).
+    public let clock: C
 
     /// Creates an engine.
     /// - Parameters:
@@ -110,6 +118,12 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
         self.jitter = { Double.random(in: 0...$0) }
         self.engineClock = EngineClock(clock)
         self.circuitBreakers = CircuitBreakers(clock: engineClock)
+        settings = EngineSettings(self)
+    }
+
+    /// Makes ``settings`` again, from the properties as they are now.
+    private mutating func settingsChanged() {
+        settings = EngineSettings(self)
     }
 
     /// Runs `plan` to completion, failure or cancellation.
@@ -132,8 +146,10 @@ public struct Engine<C: Clock>: Sendable where C.Duration == Duration {
         let tracer = self.tracer.map { RunTracer($0) } ?? RunTracer.system
         let start = engineClock.now
         let runID = RandomUUID.makeRunID()
-        let settings = EngineSettings(self, runID: runID)
-        var run = RunExecution(engine: settings, plan: plan, start: start, observer: observer, tracer: tracer)
+        let settings = self.settings ?? EngineSettings(self)
+        var run = RunExecution(
+            engine: settings, runID: runID, logger: settings.logger(ofRun: runID), plan: plan, start: start,
+            observer: observer, tracer: tracer)
         // Untraced, the run goes on in this frame, not in an operation closure of `withSpan`.
         let outcome =
             if tracer.isOn {

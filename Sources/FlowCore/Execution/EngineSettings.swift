@@ -5,15 +5,18 @@ import Logging
 /// The engine is generic over its clock; a run is not, so the code that runs
 /// steps is compiled once and specialised (see ``EngineClock``).
 ///
-/// A class, made once per run: the run, its preflight and the context of its `workflow:` steps each hold it,
-/// and a struct of this many references would be copied part by part into each of them.
+/// A class, made by the engine when it is created or changed, not per run: the runs, their preflights and the
+/// context of their `workflow:` steps each hold it, and a struct of this many references would be copied part by
+/// part into each of them. What is a run's own (its id, and the logger that carries it) each run adds.
 final class EngineSettings: Sendable {
     let dispatchers: DispatcherRegistry
     let interceptors: InterceptorRegistry
     let parsers: ResponseParserRegistry
     let clock: EngineClock
-    /// The engine's logger with the run's id as metadata.
+    /// The engine's logger; a run logs with ``logger(ofRun:)``.
     let logger: Logger
+    /// Whether ``logger`` is the no-op one, which keeps no metadata.
+    private let loggerIsNoOp: Bool
     let maxConcurrentSteps: Int
     let unixTime: @Sendable () -> Int64
     let dispatcherOverride: String?
@@ -21,16 +24,13 @@ final class EngineSettings: Sendable {
     let circuitBreakers: CircuitBreakers
     let readyOrderSeed: UInt64?
     let responseConformance: ResponseConformance
-    /// Where the run records its events; a called workflow's run records none of its own (its result is one
+    /// Where the runs record their events; a called workflow's run records none of its own (its result is one
     /// event of the calling run).
     let journal: (any RunJournal)?
-    /// The run's id.
-    let runID: String
 
-    /// The settings of run `runID` of `engine`.
-    init<C>(_ engine: Engine<C>, runID: String) {
-        // Observed, each dispatcher is wrapped once per run, so that every call it makes is reported. (Not with
-        // `map`: a closure that captures the engine looks up the generic engine type's metadata at every run.)
+    /// The settings of `engine`'s runs.
+    init<C>(_ engine: Engine<C>) {
+        // Observed, each dispatcher is wrapped, so that every call it makes is reported.
         if let observer = engine.exchangeObserver {
             dispatchers = engine.dispatchers.observed(by: observer)
         } else {
@@ -39,11 +39,8 @@ final class EngineSettings: Sendable {
         interceptors = engine.interceptors
         parsers = engine.parsers
         clock = engine.engineClock
-        var logger = engine.logger
-        // The id itself, not text interpolated from it (a new string per run). A no-op handler keeps no metadata:
-        // setting it there would only copy the logger's storage, for a value nobody can read.
-        if type(of: logger.handler) != SwiftLogNoOpLogHandler.self { logger[metadataKey: "run"] = .string(runID) }
-        self.logger = logger
+        logger = engine.logger
+        loggerIsNoOp = type(of: engine.logger.handler) == SwiftLogNoOpLogHandler.self
         maxConcurrentSteps = engine.maxConcurrentSteps
         unixTime = engine.unixTime
         dispatcherOverride = engine.dispatcherOverride
@@ -52,6 +49,15 @@ final class EngineSettings: Sendable {
         readyOrderSeed = engine.readyOrderSeed
         responseConformance = engine.responseConformance
         journal = engine.journal
-        self.runID = runID
+    }
+
+    /// The logger of run `runID`: the engine's, with the id as metadata. The id itself, not text interpolated
+    /// from it (a new string per run). A no-op handler keeps no metadata: setting it there would only copy the
+    /// logger's storage, for a value nobody can read.
+    func logger(ofRun runID: String) -> Logger {
+        guard !loggerIsNoOp else { return logger }
+        var logger = logger
+        logger[metadataKey: "run"] = .string(runID)
+        return logger
     }
 }

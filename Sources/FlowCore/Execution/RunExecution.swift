@@ -7,6 +7,10 @@ import Tracing
 /// its steps; nothing outlives the run.
 struct RunExecution: Sendable {
     let engine: EngineSettings
+    /// The run's id; a called workflow's run has its caller's.
+    let runID: String
+    /// The engine's logger with the run's id (``EngineSettings/logger(ofRun:)``).
+    let logger: Logger
     let plan: Plan
     let start: EngineClock.Instant
     let observer: (any RunObserver)?
@@ -40,12 +44,15 @@ struct RunExecution: Sendable {
     }
 
     init(
-        engine: EngineSettings, plan: Plan, start: EngineClock.Instant, observer: (any RunObserver)?,
-        tracer: RunTracer, redactor: SecretRedactor = SecretRedactor(), keepsJournal: Bool = true
+        engine: EngineSettings, runID: String, logger: Logger, plan: Plan, start: EngineClock.Instant,
+        observer: (any RunObserver)?, tracer: RunTracer, redactor: SecretRedactor = SecretRedactor(),
+        keepsJournal: Bool = true
     ) {
         self.journal = keepsJournal ? engine.journal : nil
         self.redactor = redactor
         self.engine = engine
+        self.runID = runID
+        self.logger = logger
         self.plan = plan
         self.start = start
         self.observer = observer
@@ -101,14 +108,15 @@ struct RunExecution: Sendable {
         let nested = NestedStepReports()
         let runner = StepRunner(
             plan: plan, dispatchers: engine.dispatchers, dispatcherOverride: engine.dispatcherOverride,
-            interceptorRegistry: engine.interceptors, clock: engine.clock, logger: engine.logger,
-            logLevel: engine.logger.logLevel,
-            runLogger: RunLogger(engine.logger),
+            interceptorRegistry: engine.interceptors, clock: engine.clock, logger: logger,
+            logLevel: logger.logLevel,
+            runLogger: RunLogger(logger),
             builder: RequestBuilder(plan: plan, validator: validator), validator: validator, redactor: redactor,
             coordinator: RefreshCoordinator(), runStart: start, unixTime: engine.unixTime, jitter: engine.jitter,
             secretVariables: secretVariables, nestedReports: nested, circuitBreakers: engine.circuitBreakers,
             tracer: tracer, decoding: ResponseDecoding(parsers: engine.parsers),
-            nestedRuns: NestedRunContext(engine: engine, environment: processEnvironment),
+            nestedRuns: NestedRunContext(
+                engine: engine, runID: runID, logger: logger, environment: processEnvironment),
             responseConformance: engine.responseConformance)
         return await schedule(runner: runner, scope: scope)
     }
@@ -130,7 +138,7 @@ struct RunExecution: Sendable {
             machine: RunStateMachine(
                 plan: plan, scope: scope, limit: engine.maxConcurrentSteps, seed: engine.readyOrderSeed),
             journal: journal)
-        drive.take(.started(runID: engine.runID, vars: vars(of: scope)))
+        drive.take(.started(runID: runID, vars: vars(of: scope)))
         let deadline = plan.workflow.deadline?.value
         // While one step at a time can start and no deadline races it, the steps run in this task, without a task
         // group: nothing could run beside such a step (only its completion can make another step ready), and a

@@ -1,8 +1,13 @@
+import Logging
+
 /// What a `workflow:` step needs to run the workflow it calls as a nested run: the calling run's engine
 /// settings (dispatchers, registries, clock, logger, circuit breakers) and the environment it was given.
 struct NestedRunContext: Sendable {
     /// The engine settings of the calling run.
     let engine: EngineSettings
+    /// The calling run's id and logger, which the called run shares.
+    let runID: String
+    let logger: Logger
     /// The process environment the calling run was given, from which the called workflow reads the
     /// variables it declares.
     let environment: [String: String]
@@ -42,7 +47,7 @@ extension StepRunner {
         }
         // The called run is one step of this one: its result is this run's event, with no journal of its own.
         var run = RunExecution(
-            engine: nestedRuns.engine, plan: callee, start: runStart, observer: nil, tracer: tracer, redactor: redactor,
+            engine: nestedRuns.engine, runID: nestedRuns.runID, logger: nestedRuns.logger, plan: callee, start: runStart, observer: nil, tracer: tracer, redactor: redactor,
             keepsJournal: false)
         let outcome = await run.execute(inputs: inputs, environment: nestedRuns.environment)
         report.subSteps = run.reports
