@@ -319,12 +319,19 @@ struct StepRunner: Sendable {
         return held
     }
 
-    /// An attempt that failed, while the attempt machine decides whether to try again. A struct rather than a
-    /// tuple: the metadata of an optional tuple is made at run time, and each copy or destroy of one went
-    /// through it.
-    private struct FailedAttempt {
-        var report: AttemptReport
-        var error: FlowError
+    /// An attempt that failed, while the attempt machine decides whether to try again.
+    ///
+    /// An object: the step keeps an optional one from attempt to attempt, and an optional of a struct as large as
+    /// ``AttemptReport`` (or a tuple) is destroyed through its type's runtime metadata, at every step, failed or
+    /// not; an optional reference is a pointer, and only a failure allocates one.
+    private final class FailedAttempt {
+        let report: AttemptReport
+        let error: FlowError
+
+        init(report: consuming AttemptReport, error: FlowError) {
+            self.report = report
+            self.error = error
+        }
     }
 
     /// What one attempt produced.

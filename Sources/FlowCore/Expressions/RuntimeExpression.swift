@@ -74,16 +74,47 @@ package struct RuntimeExpression: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The expression's parts, in one immutable object: the engine reads an expression (copying it out of the
+    /// template, path part or binding that holds it) for every value it evaluates, and a copy of the parts
+    /// themselves retained each string and array in them. A change makes a new object.
+    private final class Storage: Sendable {
+        let source: Source
+        let pointer: JSONPointer?
+        let spans: Spans
+        let slot: OutputSlot?
+
+        init(source: Source, pointer: JSONPointer?, spans: Spans, slot: OutputSlot?) {
+            self.source = source
+            self.pointer = pointer
+            self.spans = spans
+            self.slot = slot
+        }
+    }
+
+    private var storage: Storage
+
     /// Where the value comes from.
-    package var source: Source
+    package var source: Source {
+        get { storage.source }
+        set { storage = Storage(source: newValue, pointer: pointer, spans: spans, slot: slot) }
+    }
     /// The part of the source's value to read, or `nil` for the whole value.
-    package var pointer: JSONPointer?
+    package var pointer: JSONPointer? {
+        get { storage.pointer }
+        set { storage = Storage(source: source, pointer: newValue, spans: spans, slot: slot) }
+    }
     /// Offsets, in Unicode scalars from the `$`, of the parts a diagnostic may point at.
-    package var spans: Spans
+    package var spans: Spans {
+        get { storage.spans }
+        set { storage = Storage(source: source, pointer: pointer, spans: newValue, slot: slot) }
+    }
     /// For a step output in a plan: where the run keeps its value, which the plan's lowering resolves once, so
     /// that evaluating the expression indexes instead of looking the step and output up by name. Not part of
     /// the expression's identity: an expression equals its unresolved text.
-    var slot: OutputSlot?
+    var slot: OutputSlot? {
+        get { storage.slot }
+        set { storage = Storage(source: source, pointer: pointer, spans: spans, slot: newValue) }
+    }
 
     package static func == (lhs: RuntimeExpression, rhs: RuntimeExpression) -> Bool {
         lhs.source == rhs.source && lhs.pointer == rhs.pointer && lhs.spans == rhs.spans
@@ -105,8 +136,7 @@ package struct RuntimeExpression: Hashable, Sendable, CustomStringConvertible {
     ///   - source: Where the value comes from.
     ///   - pointer: The part of the value to read, or `nil` for the whole value.
     package init(_ source: Source, pointer: JSONPointer? = nil) {
-        self.source = source
-        self.pointer = pointer
+        let spans: Spans
         let prefixLength: Int
         switch source {
         case .input(let name):
@@ -138,7 +168,9 @@ package struct RuntimeExpression: Hashable, Sendable, CustomStringConvertible {
             spans = Spans()
             prefixLength = 5  // "$item"
         }
-        if pointer != nil { spans.pointer = prefixLength }
+        var located = spans
+        if pointer != nil { located.pointer = prefixLength }
+        storage = Storage(source: source, pointer: pointer, spans: located, slot: nil)
     }
 
     /// Parses one whole runtime expression, such as `$steps.user.outputs.userId`.
