@@ -13,6 +13,7 @@ extension SecretRedactor {
             list.append(contentsOf: forms.filter { !list.contains($0) })
             list.sort { $0.utf8.count > $1.utf8.count }
         }
+        knowsSecrets.store(true, ordering: .releasing)
     }
 
     /// `text` with every whole value that equals a short secret replaced by `***`: the whole text (a header
@@ -23,6 +24,7 @@ extension SecretRedactor {
     /// - Parameter text: Any text that may be shown.
     /// - Returns: `text`, its short secrets replaced.
     public func redactWholeValues(_ text: String) -> String {
+        guard knowsSecrets.load(ordering: .acquiring) else { return text }
         // Copied out only when there is something to copy: nearly every run has no short secret.
         guard let list = shortSecrets.withLock({ $0.isEmpty ? nil : $0 }) else { return text }
         return Self.wholeValuesRedacted(text, removing: list) ?? text

@@ -30,6 +30,10 @@ public final class SecretRedactor: Sendable {
     let added: Mutex<Set<String>>
     /// The secrets under 4 characters and their encoded forms, replaced only as whole values.
     let shortSecrets: Mutex<[String]>
+    /// Whether a secret has been added: until one is, every redaction returns what it is given without taking
+    /// a lock (most runs declare no secret, and their reports and URLs are redacted all the same). Set after the
+    /// secret is in its list, so a redaction that sees it set finds the secret.
+    let knowsSecrets = Atomic<Bool>(false)
 
     /// Creates a redactor that knows no literal secret yet.
     public init() {
@@ -55,6 +59,7 @@ public final class SecretRedactor: Sendable {
                 list.append(contentsOf: missing)
                 list.sort { $0.utf8.count > $1.utf8.count }
             }
+            knowsSecrets.store(true, ordering: .releasing)
         case .array(let elements): elements.forEach(add)
         case .object(let members): members.values.forEach(add)
         default: break
@@ -110,6 +115,7 @@ public final class SecretRedactor: Sendable {
 
     /// `text` with every secret replaced by `***`.
     public func redact(_ text: String) -> String {
+        guard knowsSecrets.load(ordering: .acquiring) else { return text }
         let redacted = Self.redacted(text, removing: secrets.withLock { $0 }) ?? text
         return redactWholeValues(redacted)
     }
@@ -145,6 +151,7 @@ public final class SecretRedactor: Sendable {
 
     /// `value` with every secret string inside replaced by `***`.
     public func redact(_ value: JSONValue) -> JSONValue {
+        guard knowsSecrets.load(ordering: .acquiring) else { return value }
         let list = secrets.withLock { $0 }
         let short = shortSecrets.withLock { $0 }
         if list.isEmpty && short.isEmpty { return value }
@@ -154,6 +161,7 @@ public final class SecretRedactor: Sendable {
     /// `values` with every secret replaced, or `nil` when they hold none (nearly always), so that they are kept
     /// as they are rather than copied.
     func redacted(_ values: [JSONValue?]) -> [JSONValue?]? {
+        guard knowsSecrets.load(ordering: .acquiring) else { return nil }
         let list = secrets.withLock { $0 }
         let short = shortSecrets.withLock { $0 }
         if list.isEmpty && short.isEmpty { return nil }

@@ -67,6 +67,9 @@ public struct HeaderFields: Sendable, Hashable, Sequence, ExpressibleByDictionar
     /// that is final: lower-casing maps each scalar on its own, and no later scalar can combine
     /// with or reorder around an ASCII one, so the lower-cased strings differ there too.
     static func namesMatch(_ a: String, _ b: String) -> Bool {
+        // Spelled alike, as a name the engine reads is mostly spelled by whoever set it: for short names a
+        // comparison of two words.
+        if a == b { return true }
         let answer: Bool?? = a.utf8.withContiguousStorageIfAvailable { a -> Bool? in
             b.utf8.withContiguousStorageIfAvailable { b -> Bool? in
                 let common = Swift.min(a.count, b.count)

@@ -48,6 +48,8 @@ package final class JSONSchema: Sendable {
     package let properties: [(name: String, schema: JSONSchema)]
     /// Names of required properties.
     package let required: [Located<String>]
+    /// ``required`` without the locations, for validation, which checks every one in every value.
+    let requiredNames: [String]
     /// What other members may hold.
     package let additionalProperties: AdditionalProperties
     /// The schema of array elements.
@@ -123,6 +125,7 @@ package final class JSONSchema: Sendable {
         self.types = types
         self.properties = properties
         self.required = required
+        self.requiredNames = required.map(\.value)
         self.additionalProperties = additionalProperties
         self.items = items
         self.enumValues = enumValues

@@ -92,7 +92,7 @@ extension JSONSchemaValidator {
 
     /// `required`, `properties` and `additionalProperties`.
     private func objectMatches(_ members: [String: JSONValue], _ schema: JSONSchema, depth: Int) -> Bool {
-        for name in schema.required where members.value(forFewKeys: name.value) == nil { return false }
+        for name in schema.requiredNames where members.value(forFewKeys: name) == nil { return false }
         var declaredMembers = 0
         for property in schema.properties {
             guard let member = members.value(forFewKeys: property.name) else { continue }
