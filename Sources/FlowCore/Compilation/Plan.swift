@@ -33,6 +33,8 @@ public struct Plan: Sendable {
         let compensated: [Bool]
         /// The dispatchers, interceptors and parsers a run needs registered.
         let registrationNeeds: RegistrationNeeds
+        /// Whether an interceptor of a step or compensation may run a step (a `refresh`).
+        let runsRefreshSteps: Bool
 
         /// The steps' outputs by position, which a run's ``OutputTable`` and the plan's resolved expressions use.
         let outputLayout: OutputLayout
@@ -70,6 +72,7 @@ public struct Plan: Sendable {
                 planStepCount: planned.count)
             self.compensated = planned.map { lowered[$0.id] != nil }
             self.registrationNeeds = RegistrationNeeds(stepsAndCompensations: stepsAndCompensations, steps: planned)
+            self.runsRefreshSteps = stepsAndCompensations.contains { $0.interceptors.contains(where: \.mayRunSteps) }
         }
     }
 
@@ -109,6 +112,9 @@ public struct Plan: Sendable {
     /// The vars that hold secrets: those an interceptor sends as a credential, and those whose initial value reads
     /// a secret input, a secret environment variable or another secret var.
     var secretVariables: Set<String> { storage.secretVariables }
+    /// Whether an interceptor of a step or compensation may run a step (a `refresh`): only then does a run
+    /// coordinate refreshes and collect the reports of the steps they run.
+    var runsRefreshSteps: Bool { storage.runsRefreshSteps }
     /// Whether the workflow declares `vars`: without, its vars stay empty for the whole run, as only a declared
     /// var can be `set`.
     var declaresVariables: Bool { !storage.workflow.vars.isEmpty }

@@ -37,6 +37,11 @@ struct RunExecution: Sendable {
         for report in finished { record(report) }
     }
 
+    /// Adds the reports of the steps that ran inside the last one (its refreshes), if its plan can have any.
+    private mutating func recordNestedReports(of runner: StepRunner) {
+        if let nested = runner.nestedReports { record(contentsOf: nested.drain()) }
+    }
+
     /// Adds a finished step's report and tells the observer.
     private mutating func record(_ report: StepReport) {
         reports.append(report)
@@ -105,15 +110,17 @@ struct RunExecution: Sendable {
         // Every secret known at run start, before the first request, so no log line of it leaks one.
         redactor.register(secretsOf: plan, in: scope)
 
-        let nested = NestedStepReports()
+        // What only refreshes use, made only for a plan with a refresh interceptor.
+        let refreshes = plan.runsRefreshSteps
         let runner = StepRunner(
             plan: plan, dispatchers: engine.dispatchers, dispatcherOverride: engine.dispatcherOverride,
             interceptorRegistry: engine.interceptors, clock: engine.clock, logger: logger,
             logLevel: logger.logLevel,
             runLogger: RunLogger(logger),
             builder: RequestBuilder(plan: plan, validator: validator), validator: validator, redactor: redactor,
-            coordinator: RefreshCoordinator(), runStart: start, unixTime: engine.unixTime, jitter: engine.jitter,
-            secretVariables: secretVariables, nestedReports: nested, circuitBreakers: engine.circuitBreakers,
+            coordinator: refreshes ? RefreshCoordinator() : nil, runStart: start, unixTime: engine.unixTime,
+            jitter: engine.jitter, secretVariables: secretVariables, nestedReports: refreshes ? NestedStepReports() : nil,
+            circuitBreakers: engine.circuitBreakers,
             tracer: tracer, decoding: ResponseDecoding(parsers: engine.parsers),
             nestedRuns: NestedRunContext(
                 engine: engine, runID: runID, logger: logger, environment: processEnvironment),
@@ -194,7 +201,7 @@ struct RunExecution: Sendable {
                 switch event {
                 case .finished(let result):
                     drive.running -= 1
-                    record(contentsOf: runner.nestedReports.drain())
+                    recordNestedReports(of: runner)
                     drive.take(.stepFinished(result, runCancelled: Task.isCancelled, vars: vars(of: scope)))
                 case .deadlinePassed(let deadline):
                     drive.take(.deadlinePassed(deadline))
@@ -315,7 +322,7 @@ struct RunExecution: Sendable {
                 var compensationScope = scope
                 compensationScope.stepOutputs = outputs
                 let result = await runner.run(plan.compensations[id]!, scope: compensationScope)
-                record(contentsOf: runner.nestedReports.drain())
+                recordNestedReports(of: runner)
                 drive.take(.compensationFinished(result))
             case .finish(var outcome):
                 // The machine has no redactor: a workflow output it could not produce may name a secret.
@@ -345,7 +352,7 @@ struct RunExecution: Sendable {
             if isObserved { observer?.stepStarted(start.step.id) }
             result = await Self.run(start.step, choice: start.choice, runner: runner, scope: stepScope)
         }
-        record(contentsOf: runner.nestedReports.drain())
+        recordNestedReports(of: runner)
         drive.take(.stepFinished(consume result, runCancelled: Task.isCancelled, vars: vars(of: scope)))
     }
 

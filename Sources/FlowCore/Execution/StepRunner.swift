@@ -19,12 +19,15 @@ struct StepRunner: Sendable {
     let builder: RequestBuilder
     let validator: JSONSchemaValidator
     let redactor: SecretRedactor
-    let coordinator: RefreshCoordinator
+    /// Makes concurrent refreshes share one call of the refresh step; `nil` for a plan without a refresh
+    /// interceptor (``Plan/runsRefreshSteps``).
+    let coordinator: RefreshCoordinator?
     let runStart: EngineClock.Instant
     let unixTime: @Sendable () -> Int64
     let jitter: @Sendable (Double) -> Double
     let secretVariables: Set<String>
-    let nestedReports: NestedStepReports
+    /// The reports of the refresh steps run inside other steps; `nil` for a plan without a refresh interceptor.
+    let nestedReports: NestedStepReports?
     let circuitBreakers: CircuitBreakers
     let tracer: RunTracer
     let decoding: ResponseDecoding
@@ -593,7 +596,8 @@ struct StepRunner: Sendable {
         // Set here, not in `run`: a result changed in a variable of that async function is copied out of it.
         var report = result.report
         report.refreshFor = requester
-        nestedReports.append(report)
+        assert(nestedReports != nil, "a refresh step runs in a plan that runs none")
+        nestedReports?.append(report)
         if let error = result.error {
             throw FlowError(
                 .interceptor, "refreshing credentials with step '\(stepID)' failed: \(error.message)",

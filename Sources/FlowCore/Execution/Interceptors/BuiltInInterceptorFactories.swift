@@ -42,8 +42,12 @@ extension InterceptorRegistry {
             // The refresh step never refreshes itself: its 401 is the answer.
             if setup.engine.asRefresh || target.value == setup.stepID { return OmittedInterceptor() }
             let runRefreshStep = setup.engine.runRefreshStep
+            // Every run of a plan with a refresh interceptor has one (``Plan/runsRefreshSteps``).
+            guard let coordinator = setup.engine.coordinator else {
+                throw FlowError(.interceptor, "the run has no refresh coordinator for interceptor '\(setup.declaration.name.value)'")
+            }
             return RefreshInterceptor(
-                statuses: statuses, coordinator: setup.engine.coordinator, isReplay: setup.engine.isReplay,
+                statuses: statuses, coordinator: coordinator, isReplay: setup.engine.isReplay,
                 refreshStep: target.value, refresh: { try await runRefreshStep(target.value) })
         },
         BuiltInInterceptorKind.sign.rawValue: { setup in

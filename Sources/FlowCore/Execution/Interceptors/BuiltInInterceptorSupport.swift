@@ -2,8 +2,9 @@
 /// run's refresh coordination and the wall clock. It reaches them in ``InterceptorSetup``, so that the
 /// built-ins are made through the same ``InterceptorRegistry`` as a program's own.
 struct BuiltInInterceptorSupport: Sendable {
-    /// Makes concurrent refreshes of the run share one call of the refresh step.
-    let coordinator: RefreshCoordinator
+    /// Makes concurrent refreshes of the run share one call of the refresh step; the run has one whenever its
+    /// plan has a refresh interceptor (``Plan/runsRefreshSteps``), and none otherwise.
+    let coordinator: RefreshCoordinator?
     /// Whether the chain being built is the replay after a refresh, which is not refreshed again.
     let isReplay: Bool
     /// Whether the step runs as a refresh step, whose own refresh interceptors are left out.
