@@ -47,7 +47,9 @@ final class OTLPTracer<Backend: Tracer>: Tracer {
         return OTLPSpan(backend: span, mirror: twin)
     }
 
-    /// Asks the backend to export what has ended so far.
+    /// Asks the backend to export what has ended so far. Deprecated with the protocol requirement it fulfils
+    /// (swift-distributed-tracing's `LegacyTracer`), so forwarding it is no warning.
+    @available(*, deprecated, message: "Tracer.forceFlush() is deprecated")
     func forceFlush() {
         backend.forceFlush()
     }
