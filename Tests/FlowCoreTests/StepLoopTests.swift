@@ -257,6 +257,21 @@ struct StepLoopTests {
         #expect(report.outputs["names"] == ["i0", "i1"])
     }
 
+    @Test func pageNumbersStartAtOneWhenTheFirstRequestSendsNone() async throws {
+        let dispatcher = Self.pages { index, _ in
+            json(200, index < 3 ? #"{"items": ["i\#(index)"]}"# : #"{"items": []}"#)
+        }
+        let report = try await run(
+            Self.listing("{ next: page }", outputs: "{ names: $response.body#/items }"), on: dispatcher)
+        #expect(report.succeeded)
+        // Page 1 is the request as written; each later page is one more, none fetched twice.
+        #expect(dispatcher.requests.map(\.url) == [
+            "https://api.test/items", "https://api.test/items?page=2", "https://api.test/items?page=3",
+            "https://api.test/items?page=4",
+        ])
+        #expect(report.outputs["names"] == ["i0", "i1", "i2"])
+    }
+
     @Test func aLastPageWithoutTheListAddsNothing() async throws {
         let dispatcher = Self.pages { index, _ in
             index == 0

@@ -169,7 +169,8 @@ struct PageCursor {
                     URLEncoding.parseQuery(query).last { $0.0 == param.value }?.1
                 }
                 guard let written else {
-                    pageNumber = 1
+                    // The first page sent none, so it was page 1 and this one is page 2.
+                    pageNumber = 2
                     page = .query(name: param.value, value: "2")
                     return true
                 }
