@@ -272,7 +272,8 @@ struct SubWorkflowTests {
         let error = try #require(report.error)
         #expect(error.stepID == "login")
         #expect(error.status == 401)
-        #expect(error.message.hasPrefix("workflow './login.yaml' step 'token': "), "\(error.message)")
+        // As docs/workflow-format.md quotes it: the callee's own message, `status 401: …`, after the prefix.
+        #expect(error.message.hasPrefix("workflow './login.yaml' step 'token': status 401"), "\(error.message)")
         let login = try #require(report.steps.first { $0.id == "login" })
         #expect(login.status == .failed)
         #expect(login.subSteps.first?.status == .failed)
