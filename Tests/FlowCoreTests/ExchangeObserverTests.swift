@@ -88,6 +88,31 @@ struct ExchangeObserverTests {
         #expect(log.exchanges.map(\.httpVersion) == ["HTTP/1.1", "HTTP/1.1"])
     }
 
+    @Test func aNextPageLinkShowsItsCredentialParametersRedactedAsTheNextRequestDoes() async throws {
+        let pages = ScriptedDispatcher { request, _ in
+            request.url.contains("page=2")
+                ? json(200, "[2]", headers: ["Location": "https://api.test/done?sig=SIGNATURE-9"])
+                : json(200, "[1]", headers: ["Link": #"</list?access_token=TOKEN-12345&page=2>; rel="next""#])
+        }
+        let log = ExchangeLog()
+        var engine = engine(pages)
+        engine.exchangeObserver = log
+        let report = await engine.run(
+            try plan(apiServerByDefault + """
+                steps:
+                  - id: list
+                    request: { method: GET, path: /list }
+                    paginate: { next: link }
+                    outputs: { all: $response.body }
+                """),
+            inputs: [:], environment: [:])
+        #expect(report.succeeded, "\(String(describing: report.error))")
+        let shown = log.exchanges.map { $0.redacted() }
+        #expect(shown.map(\.request.url) == ["https://api.test/list", "https://api.test/list?access_token=***&page=2"])
+        #expect(shown.first?.response?.headers["Link"] == #"</list?access_token=***&page=2>; rel="next""#)
+        #expect(shown.last?.response?.headers["Location"] == "https://api.test/done?sig=***")
+    }
+
     @Test func aFailedCallIsAnExchangeWithItsErrorAndWithoutAnObserverNothingIsReported() async throws {
         let failing = ScriptedDispatcher { _, _ in throw FlowError(.transport, "connection refused") }
         let log = ExchangeLog()

@@ -32,10 +32,29 @@ extension Exchange {
 
     private static func redact(_ headers: HeaderFields, by redactor: SecretRedactor) -> HeaderFields {
         HeaderFields(headers.map { field in
-            HeaderFields.Field(
-                name: field.name,
-                value: redactor.redact(SecretRedactor.redact(headerValue: field.value, named: field.name)))
+            var value = SecretRedactor.redact(headerValue: field.value, named: field.name)
+            switch field.name.lowercased() {
+            // URLs a server gives back, such as a paginated list's next page: redacted as the request's URL is,
+            // or the `access_token` that `?access_token=***` hides in the next page's request line shows here.
+            case "location", "content-location": value = URLRedaction.redact(value)
+            case "link": value = redactLinkTargets(value)
+            default: break
+            }
+            return HeaderFields.Field(name: field.name, value: redactor.redact(value))
         })
+    }
+
+    /// A `Link` field's value with each `<target>` redacted as a URL.
+    private static func redactLinkTargets(_ value: String) -> String {
+        guard value.contains("?") || value.contains("@") else { return value }
+        var result = ""
+        var rest = value[...]
+        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+            result += rest[...open]
+            result += URLRedaction.redact(String(rest[rest.index(after: open)..<close]))
+            rest = rest[close...]
+        }
+        return result + rest
     }
 
     /// `body` with every secret replaced: as text when it is UTF-8, else byte for byte (each byte read as the
