@@ -47,6 +47,26 @@ struct ForEachTests {
         }
     }
 
+    /// An array whose type lint cannot know is checked when the step starts; the message names what it is.
+    @Test(arguments: [(#"{"a": 1}"#, #"an object ({"a":1})"#), (#""x""#, #"a string ("x")"#), ("3", "an integer (3)")])
+    func itemsThatAreNoArrayFailTheStepNamingWhatTheyAre(body: String, found: String) async throws {
+        let yaml = """
+            flowrun: 1
+            steps:
+              - id: list
+                request: { method: GET, path: "https://api.test/items" }
+                outputs: { items: $response.body#/items }
+              - id: details
+                forEach: $steps.list.outputs.items
+                request: { method: GET, path: "https://api.test/items/{$item}" }
+            """
+        let dispatcher = ScriptedDispatcher { _, _ in json(200, #"{"items": \#(body)}"#) }
+        let report = try await run(yaml, on: dispatcher)
+        #expect(report.error?.stepID == "details")
+        #expect(report.error?.message
+            == "'forEach' reads '$steps.list.outputs.items', which is \(found), not an array")
+    }
+
     @Test func theOutputsAreInTheOrderOfTheItemsHoweverTheyFinish() async throws {
         let dispatcher = Self.server(["a", "b", "c", "d"], delay: { id in id == "a" ? 40 : 0 })
         let report = try await run(Self.workflow(extra: "maxConcurrency: 4"), on: dispatcher)

@@ -28,7 +28,7 @@ extension StepRunner {
             case .array(let array): items = array
             case let other:
                 return failed(FlowError(
-                    .binding, "'forEach' reads '\(forEach.items)', which is \(other.typeName) (\(other.serialized().prefix(40))), not an array"))
+                    .binding, "'forEach' reads '\(forEach.items)', which is \(other.typeNameWithArticle) (\(other.serialized().prefix(40))), not an array"))
             }
         } catch {
             return failed(error)

@@ -152,7 +152,7 @@ struct PageCursor {
             case let other?:
                 throw FlowError(
                     .binding,
-                    "'next' reads '\(expression)', which is \(other.typeName), not a "
+                    "'next' reads '\(expression)', which is \(other.typeNameWithArticle), not a "
                         + (param == nil ? "URL" : "cursor"))
             }
             if value.isEmpty { return false }

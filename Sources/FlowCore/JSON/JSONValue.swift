@@ -41,6 +41,16 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
+    /// ``typeName`` as a message says it: `an object`, `a string`, `null`.
+    var typeNameWithArticle: String {
+        switch self {
+        case .null: "null"
+        case .int, .bigInteger, .array, .object: "an \(typeName)"
+        case .double: typeName == "integer" ? "an integer" : "a number"
+        case .bool, .string: "a \(typeName)"
+        }
+    }
+
     /// Whether the value is an array or an object, which have no text form in a URL or header.
     public var isContainer: Bool {
         switch self {
