@@ -64,6 +64,19 @@ struct LoopExpectationTests {
         #expect(failures.last?.details == ["step details: expected 1 item, actual 3"])
     }
 
+    /// The elapsed diff explains the time: the wait between two iterations of a `repeat` step is part of it.
+    @Test func elapsedDiffListsTheWaitsBetweenIterations() async throws {
+        let results = try await Self.results("""
+            cases:
+              - name: time
+                expect: { elapsed: 1s }
+            """)
+        let failure = try #require(results.first?.failures.first)
+        #expect(failure.kind == .elapsed)
+        #expect(failure.message == "expected the run to take 1s of virtual time, it took 10ms")
+        #expect(failure.details == ["step job, after iteration 0: waited 10ms"])
+    }
+
     @Test func lintRefusesCountsOfStepsWithoutTheLoop() throws {
         let plan = try WorkflowCompiler().compile(yaml: Self.workflow, path: "wf.yaml")
         let file = try WorkflowTestFile.load(

@@ -417,12 +417,28 @@ struct ExpectationChecker {
             details: Self.delays(report), location: expectation.locations.elapsed)
     }
 
-    /// Where the time went: each retry delay, by step and attempt.
+    /// Where the time went: each retry delay, by step, item or iteration, and attempt, and each wait between two
+    /// iterations (pages) of a `repeat` or `paginate` step, which the report keeps as the gap between them.
     private static func delays(_ report: RunReport) -> [String] {
         report.steps.flatMap { step in
-            step.attempts.compactMap { attempt in
-                attempt.retryDelay.map { "step \(step.id), after attempt \(attempt.number): waited \(text($0))" }
+            var lines: [String] = []
+            var previous: AttemptReport?
+            for attempt in step.attempts {
+                if let previous, let iteration = previous.iteration, attempt.iteration != iteration {
+                    let wait = attempt.startedAfter - (previous.startedAfter + previous.duration)
+                    if wait > .zero {
+                        lines.append(
+                            "step \(step.id), after \(step.loop?.unit ?? "iteration") \(iteration): waited \(text(wait))")
+                    }
+                }
+                if let delay = attempt.retryDelay {
+                    let place = attempt.item.map { ", item \($0)" }
+                        ?? attempt.iteration.map { ", \(step.loop?.unit ?? "iteration") \($0)" } ?? ""
+                    lines.append("step \(step.id)\(place), after attempt \(attempt.number): waited \(text(delay))")
+                }
+                previous = attempt
             }
+            return lines
         }
     }
 
