@@ -92,4 +92,49 @@ struct LoopExpectationTests {
         #expect(messages.contains("step 'job' has no 'forEach', so it has no items to count"))
         #expect(messages.contains { $0.hasPrefix("the workflow has no step 'jobs'") })
     }
+
+    /// A switch step reports the case step it ran, iterations included: `iterations` counts them under the switch
+    /// step, and naming the case step, which has no report of its own, is refused with the switch step suggested.
+    @Test func aSwitchStepCountsTheIterationsOfItsCase() async throws {
+        let workflow = """
+            flowrun: 1
+            servers: { api: https://api.test }
+            defaults: { server: api }
+            inputs: { type: object, properties: { country: { type: string } } }
+            steps:
+              - id: route
+                switch: $inputs.country
+                cases: { de: poll }
+              - id: poll
+                on-demand: true
+                request: { method: GET, path: /job }
+                repeat: { until: "$response.body#/status == 'done'", delay: 10ms }
+            """
+        let plan = try WorkflowCompiler().compile(yaml: workflow, path: "wf.yaml")
+        func file(_ expect: String) throws -> WorkflowTestFile {
+            try WorkflowTestFile.load(yaml: """
+                flowrun-test: 1
+                workflow: wf.yaml
+                inputs: { country: de }
+                stubs:
+                  - match: { method: GET, path: /job }
+                    respond: [{ body: { status: running } }, { body: { status: done } }]
+                cases:
+                  - name: counts
+                    expect: \(expect)
+                """, path: "t.test.yaml")
+        }
+        let counted = try file("{ iterations: { route: 2 } }")
+        #expect(counted.lint(against: plan).isEmpty, "\(counted.lint(against: plan))")
+        let runner = WorkflowTestRunner(logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let results = await runner.run(WorkflowTestSuite(file: counted, plan: plan))
+        #expect(results.first?.failures.isEmpty == true, "\(results.first?.failures ?? [])")
+
+        let diagnostics = try file("{ iterations: { poll: 2 } }").lint(against: plan)
+        #expect(diagnostics.map(\.message) == [
+            "step 'poll' has no report of its own: it runs as a case of switch step 'route', which sends its "
+                + "requests and counts its attempts; did you mean 'route'?",
+        ])
+        #expect(diagnostics.first?.location?.line == 9)
+    }
 }

@@ -9,8 +9,9 @@ extension WorkflowTestFile {
     /// - A step, under `outcome.failure.step`, `attempts`, `iterations`, `items`, `steps` or a call's `step`,
     ///   that the workflow lacks (`attempts` and a call's `step` may also name a step of a called workflow),
     ///   with a suggestion among the names the key takes; under `iterations` a step without `repeat` or
-    ///   `paginate`, under `items` one without `forEach`.
-    /// - A case step of a `switch` under `attempts`, `steps` or a call's `step`: it has no report of its own, its
+    ///   `paginate` (a `switch` step counts when one of its case steps has one), under `items` one without
+    ///   `forEach`.
+    /// - A case step of a `switch` under `attempts`, `iterations`, `items`, `steps` or a call's `step`: it has no report of its own, its
     ///   attempts and requests are the switch step's, so the error suggests the switch step.
     /// - A stub written in this file that no request of the workflow can reach: in no case that has
     ///   it do its method and path pattern match a step's method and path template. A template's
@@ -54,6 +55,17 @@ extension WorkflowTestFile {
                 "the workflow has no step '\(step.value)'\(Suggestion.didYouMean(step.value, in: candidates))",
                 at: step.location))
         }
+        // Whether a step counts iterations: it repeats or paginates, or it is a switch step and one of its case
+        // steps does (the switch step reports the case it ran, iterations included).
+        func loops(_ planned: PlannedStep) -> Bool {
+            guard let choice = planned.step.switch else {
+                return planned.step.repetition != nil || planned.step.pagination != nil
+            }
+            return (choice.cases.map(\.step.value) + [choice.fallback?.value].compactMap { $0 }).contains {
+                guard let step = plan.step($0)?.step else { return false }
+                return step.repetition != nil || step.pagination != nil
+            }
+        }
         for testCase in cases {
             let expectation = testCase.expectation
             if let expected = expectation.outputs {
@@ -68,8 +80,8 @@ extension WorkflowTestFile {
             if case .failure(let failure) = expectation.outcome, let step = failure.step { checkStep(step) }
             expectation.attempts.keys.forEach { checkStep($0, orCalled: true, orCase: false) }
             for step in expectation.iterations.keys {
-                checkStep(step)
-                if let planned = plan.step(step.value), planned.step.repetition == nil, planned.step.pagination == nil {
+                checkStep(step, orCase: false)
+                if switches[step.value] == nil, let planned = plan.step(step.value), !loops(planned) {
                     diagnostics.append(Diagnostic(
                         .error, .invalidValue,
                         "step '\(step.value)' has no 'repeat' or 'paginate', so it has no iterations to count",
@@ -77,8 +89,8 @@ extension WorkflowTestFile {
                 }
             }
             for step in expectation.items.keys {
-                checkStep(step)
-                if let planned = plan.step(step.value), planned.step.forEach == nil {
+                checkStep(step, orCase: false)
+                if switches[step.value] == nil, let planned = plan.step(step.value), planned.step.forEach == nil {
                     diagnostics.append(Diagnostic(
                         .error, .invalidValue, "step '\(step.value)' has no 'forEach', so it has no items to count",
                         at: step.location))
