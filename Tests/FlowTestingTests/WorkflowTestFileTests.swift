@@ -157,7 +157,12 @@ struct WorkflowTestFileTests {
         expectProblem(header + "cases: { a: 1 }\n", .typeMismatch, line: 3, column: 8,
                       containing: "expected 'cases' to be a sequence")
         expectProblem(oneCase("expect: { attempts: { user: many } }"), .typeMismatch,
-                      line: 5, column: 33, containing: "expected the attempts of step 'user' to be a number")
+                      line: 5, column: 33, containing: "expected the attempts of step 'user' to be a whole number from 0")
+        // A count that is a number, but not a whole one from 0, is not called "not a number".
+        expectProblem(oneCase("expect: { items: { details: -1 } }"), .typeMismatch, line: 5, column: 33,
+                      containing: "expected the items of step 'details' to be a whole number from 0, found the integer -1")
+        expectProblem(oneCase("expect: { iterations: { poll: 1.5 } }"), .typeMismatch, line: 5, column: 35,
+                      containing: "expected the iterations of step 'poll' to be a whole number from 0, found the number 1.5")
         expectProblem(oneCase("expect: { calls: GET /user }"), .typeMismatch,
                       line: 5, column: 22, containing: "expected 'calls' to be a sequence of calls")
         expectProblem(oneCase("expect: { outcome: 3 }"), .typeMismatch,

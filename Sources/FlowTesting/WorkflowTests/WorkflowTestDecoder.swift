@@ -314,7 +314,7 @@ struct WorkflowTestDecoder: DiagnosingDecoder {
         for entry in namedEntries(node, "'\(what)'", diagnostics: &diagnostics) ?? [] {
             guard case .int(let count)? = entry.value.scalar?.value, count >= 0 else {
                 report(.typeMismatch,
-                       "expected the \(what) of step '\(entry.name.value)' to be a number, "
+                       "expected the \(what) of step '\(entry.name.value)' to be a whole number from 0, "
                            + "found \(entry.value.kindDescription)",
                        entry.value)
                 continue
