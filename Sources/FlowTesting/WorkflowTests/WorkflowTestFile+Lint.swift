@@ -11,8 +11,9 @@ extension WorkflowTestFile {
     ///   with a suggestion among the names the key takes; under `iterations` a step without `repeat` or
     ///   `paginate` (a `switch` step counts when one of its case steps has one), under `items` one without
     ///   `forEach`.
-    /// - A case step of a `switch` under `attempts`, `iterations`, `items`, `steps` or a call's `step`: it has no report of its own, its
-    ///   attempts and requests are the switch step's, so the error suggests the switch step.
+    /// - A case step of a `switch` under `attempts`, `iterations`, `items`, `steps` or a call's `step`: it has no
+    ///   report of its own, its attempts and requests are the switch step's, so the error suggests the switch step.
+    ///   (A case step is on-demand, which no `forEach` step can be, so a switch step has no items to count.)
     /// - A stub written in this file that no request of the workflow can reach: in no case that has
     ///   it do its method and path pattern match a step's method and path template. A template's
     ///   `{$…}` segment matches any segment; a server URL is read with the case's `env` and `inputs`,
