@@ -43,7 +43,7 @@ extension CompilationSession {
                 || (numbers.contains(literalType) && !types.isDisjoint(with: numbers))
             guard !comparable else { return nil }
             return "\(outcome): '\(condition.expression)' is \(navigator.describe(type)), and "
-                + "\(literal.serialized()) is \(literal.typeName == "boolean" ? "a boolean" : "\(article(literal.typeName)) \(literal.typeName)")"
+                + "\(literal.serialized()) is \(literal.typeNameWithArticle)"
         default:
             let ordered: Set<JSONSchema.TypeName> = [.integer, .number, .string]
             guard types.isDisjoint(with: ordered) else {
@@ -59,10 +59,6 @@ extension CompilationSession {
             return "can never hold: \(condition.comparison.rawValue) orders numbers or strings, and "
                 + "'\(condition.expression)' is \(navigator.describe(type))"
         }
-    }
-
-    private func article(_ word: String) -> String {
-        ["a", "e", "i", "o", "u"].contains(word.prefix(1)) ? "an" : "a"
     }
 }
 
