@@ -33,12 +33,14 @@ extension Exchange {
     private static func redact(_ headers: HeaderFields, by redactor: SecretRedactor) -> HeaderFields {
         HeaderFields(headers.map { field in
             var value = SecretRedactor.redact(headerValue: field.value, named: field.name)
-            switch field.name.lowercased() {
             // URLs a server gives back, such as a paginated list's next page: redacted as the request's URL is,
             // or the `access_token` that `?access_token=***` hides in the next page's request line shows here.
-            case "location", "content-location": value = URLRedaction.redact(value)
-            case "link": value = redactLinkTargets(value)
-            default: break
+            if HeaderFields.namesMatch(field.name, "Location")
+                || HeaderFields.namesMatch(field.name, "Content-Location")
+            {
+                value = URLRedaction.redact(value)
+            } else if HeaderFields.namesMatch(field.name, "Link") {
+                value = redactLinkTargets(value)
             }
             return HeaderFields.Field(name: field.name, value: redactor.redact(value))
         })
